@@ -1,0 +1,97 @@
+// Types of IR values: scalars, GM tensors, Tile values, Buffer handles and storage roots.
+//
+// A type always holds its *resolved* layout (the space's implicit view filled in); the printer
+// prints only what differs from the implicit view, the parser fills in what is absent, so the
+// two round-trip structurally.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/ir/DType.h"
+
+namespace ptodiff {
+
+/// One valid extent (or a MemRef offset): a compile-time constant, the name of a scalar value
+/// in scope, or unknown at compile time (`-1` in a Buffer descriptor, or an inferred extent
+/// computed from a scalar expression that is not a plain name).
+struct Extent {
+  enum class Kind : uint8_t { Const, Symbol, Dynamic };
+  Kind kind = Kind::Const;
+  int64_t value = 0;   // Kind::Const
+  std::string symbol;  // Kind::Symbol
+
+  static Extent constant(int64_t v) { return Extent{Kind::Const, v, {}}; }
+  static Extent named(std::string name) { return Extent{Kind::Symbol, 0, std::move(name)}; }
+  static Extent dynamic() { return Extent{Kind::Dynamic, -1, {}}; }
+  bool isConst() const { return kind == Kind::Const; }
+  bool operator==(const Extent&) const = default;
+};
+
+/// Valid extents `[rows, cols]`; absent (std::nullopt) means the full physical shape.
+using ValidShape = std::optional<std::array<Extent, 2>>;
+
+/// blayout/slayout/fractal of pto-isa's Tile template (fractal in bytes).
+struct Layout {
+  TileLayout blayout = TileLayout::row_major;
+  TileLayout slayout = TileLayout::none_box;
+  int fractal = 512;
+  bool boxed() const { return slayout != TileLayout::none_box; }
+  bool operator==(const Layout&) const = default;
+};
+
+/// PyPTO's implicit view of a space: Vec ND (a static [M,1] with M>1 is col-major), Mat/Left NZ,
+/// Right ZN, Acc NZ with fractal 1024.
+Layout implicitLayout(MemSpace space, int64_t rows, int64_t cols);
+
+/// Named shorthands of Buffer types: NZ, ZN, ZZ, ND, DN (fractal is not part of the name).
+std::optional<Layout> layoutShorthand(std::string_view name, int fractal);
+std::optional<std::string_view> layoutShorthandName(const Layout& layout);
+
+/// `pl.MemRef(BASE, OFFSET, SIZE)`: planned storage of a Tile value. OFFSET is relative to the root
+/// unless the root was placed with `addr=`, in which case it is the absolute address.
+struct MemRef {
+  std::string base;
+  Extent offset;
+  int64_t size = 0;
+  bool operator==(const MemRef&) const = default;
+};
+
+enum class ParamDirection : uint8_t { In, Out, InOut };
+
+struct Type {
+  enum class Kind : uint8_t { None, Scalar, Tensor, Tile, Buffer, Ptr };
+  Kind kind = Kind::None;
+  DType dtype = DType::FP32;
+  std::vector<int64_t> shape;       // Tensor, Tile, Buffer: [rows, cols]
+  MemSpace space = MemSpace::Vec;   // Tile, Buffer
+  Layout layout;                    // Tile, Buffer (resolved)
+  ValidShape valid;                 // Tile, Buffer; nullopt = full
+  std::optional<MemRef> memref;     // Tile only
+
+  static Type none() { return Type{}; }
+  static Type scalar(DType dt);
+  static Type tensor(std::vector<int64_t> shape, DType dt);
+  /// A tile with the space's implicit layout and full valid region.
+  static Type tile(int64_t rows, int64_t cols, DType dt, MemSpace space);
+  static Type buffer(int64_t rows, int64_t cols, DType dt, MemSpace space);
+  static Type ptr() { Type t; t.kind = Kind::Ptr; return t; }
+
+  bool isScalar() const { return kind == Kind::Scalar; }
+  bool isTensor() const { return kind == Kind::Tensor; }
+  bool isTile() const { return kind == Kind::Tile; }
+  bool isBuffer() const { return kind == Kind::Buffer; }
+  int64_t rows() const { return shape.at(0); }
+  int64_t cols() const { return shape.at(1); }
+  /// Valid extent on `axis` (0 rows, 1 cols), the physical extent where valid is full.
+  Extent validExtent(int axis) const;
+  /// Drops a valid shape that statically equals the physical shape (the canonical form).
+  void canonicalizeValid();
+
+  bool operator==(const Type&) const = default;
+};
+
+}  // namespace ptodiff

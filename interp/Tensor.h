@@ -1,0 +1,58 @@
+// GM tensors and scalar values as the interpreters see them.
+//
+// A tensor is a dense row-major array of element *bits* (never converted: transfers copy bits, so
+// sentinel and NaN payloads survive), with a per-element poison flag and a per-element "written"
+// flag (set by stores; used for the sentinel verdict and saved outputs).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "compiler/ir/DType.h"
+
+namespace ptodiff {
+
+struct Tensor {
+  DType dtype = DType::FP32;
+  int64_t rows = 0, cols = 0;
+  std::vector<uint8_t> bytes;    // rows * cols * dtypeSize(dtype), little-endian element bits
+  std::vector<uint8_t> poison;   // rows * cols, 1 = poison
+  std::vector<uint8_t> written;  // rows * cols, 1 = some store wrote this element
+
+  Tensor() = default;
+  Tensor(DType dt, int64_t r, int64_t c)
+      : dtype(dt), rows(r), cols(c), bytes(static_cast<size_t>(r * c * dtypeSize(dt))),
+        poison(static_cast<size_t>(r * c)), written(static_cast<size_t>(r * c)) {}
+  int64_t elements() const { return rows * cols; }
+  int esize() const { return dtypeSize(dtype); }
+  bool anyPoison() const;
+  /// Fills every element with `bits` (the low esize() bytes are used).
+  void fillBits(uint64_t bits);
+  uint64_t bitsAt(int64_t index) const;
+  void setBitsAt(int64_t index, uint64_t bits);
+};
+
+/// The dtype's sentinel pattern (semantics.md §7): FP32 0x7FC0DEAD, FP16 0x7E5A, BF16 0x7FDA,
+/// INT32 0x5EA1DEAD, INT8 0x5A.
+uint64_t sentinelBits(DType dt);
+
+/// A runtime scalar: INDEX/INT64/INT32/BOOL in `i` (INT32 already wrapped, BOOL 0/1), FP32 in `f`.
+struct ScalarValue {
+  DType dtype = DType::INDEX;
+  int64_t i = 0;
+  float f = 0.0f;
+  static ScalarValue index(int64_t v) { return {DType::INDEX, v, 0.0f}; }
+  static ScalarValue boolean(bool v) { return {DType::BOOL, v ? 1 : 0, 0.0f}; }
+  static ScalarValue fp32(float v) { return {DType::FP32, 0, v}; }
+  bool operator==(const ScalarValue&) const = default;
+};
+
+/// What a kernel runs on: every tensor parameter's initial contents and every scalar parameter.
+struct KernelArgs {
+  std::map<std::string, Tensor> tensors;
+  std::map<std::string, ScalarValue> scalars;
+};
+
+}  // namespace ptodiff
