@@ -1,0 +1,40 @@
+#include "interp/Tensor.h"
+
+#include <cstring>
+
+namespace ptodiff {
+
+bool Tensor::anyPoison() const {
+  for (uint8_t p : poison)
+    if (p) return true;
+  return false;
+}
+
+uint64_t Tensor::bitsAt(int64_t index) const {
+  uint64_t v = 0;
+  std::memcpy(&v, bytes.data() + index * esize(), static_cast<size_t>(esize()));  // little-endian host
+  return v;
+}
+
+void Tensor::setBitsAt(int64_t index, uint64_t bits) {
+  std::memcpy(bytes.data() + index * esize(), &bits, static_cast<size_t>(esize()));
+}
+
+void Tensor::fillBits(uint64_t bits) {
+  for (int64_t i = 0; i < elements(); ++i) setBitsAt(i, bits);
+}
+
+uint64_t sentinelBits(DType dt) {
+  switch (dt) {
+    case DType::FP32: return 0x7FC0DEADu;
+    case DType::FP16: return 0x7E5Au;
+    case DType::BF16: return 0x7FDAu;
+    case DType::INT32: return 0x5EA1DEADu;
+    case DType::INT8: case DType::UINT8: return 0x5Au;
+    case DType::INT64: case DType::INDEX: return 0x5EA1DEAD5EA1DEADull;
+    case DType::BOOL: return 0x5Au;
+  }
+  return 0;
+}
+
+}  // namespace ptodiff
