@@ -1,0 +1,86 @@
+#include "interp/ByteArena.h"
+
+#include <algorithm>
+
+namespace ptodiff {
+
+namespace {
+uint64_t splitmix64(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+}  // namespace
+
+ByteArena::ByteArena(MemSpace space, int64_t capacity, uint64_t seed)
+    : space_(space), capacity_(capacity), seed_(seed),
+      pages_(static_cast<size_t>((capacity + kPageBytes - 1) / kPageBytes)) {}
+
+uint8_t ByteArena::garbageByte(uint64_t seed, MemSpace space, int64_t addr) {
+  // One 64-bit hash per aligned 8-byte group keeps this cheap while every byte still depends on
+  // (seed, space, address).
+  uint64_t word = splitmix64(seed ^ (static_cast<uint64_t>(space) << 56) ^ static_cast<uint64_t>(addr >> 3));
+  return static_cast<uint8_t>(word >> ((addr & 7) * 8));
+}
+
+ByteArena::Page& ByteArena::page(int64_t addr) {
+  auto& slot = pages_[static_cast<size_t>(addr / kPageBytes)];
+  if (!slot) {
+    slot = std::make_unique<Page>();
+    const int64_t base = addr / kPageBytes * kPageBytes;
+    for (int64_t i = 0; i < kPageBytes; ++i) slot->bytes[i] = garbageByte(seed_, space_, base + i);
+    slot->poison.fill(1);
+    slot->event.fill(kNoEvent);
+  }
+  return *slot;
+}
+
+const ByteArena::Page* ByteArena::pageIfPresent(int64_t addr) const {
+  return pages_[static_cast<size_t>(addr / kPageBytes)].get();
+}
+
+void ByteArena::read(int64_t addr, uint8_t* out, int64_t n, bool* poisoned) const {
+  bool anyPoison = false;
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t a = addr + i;
+    if (const Page* p = pageIfPresent(a)) {
+      out[i] = p->bytes[a % kPageBytes];
+      anyPoison |= p->poison[a % kPageBytes] != 0;
+    } else {
+      out[i] = garbageByte(seed_, space_, a);  // an untouched page is garbage and poison
+      anyPoison = true;
+    }
+  }
+  if (poisoned) *poisoned |= anyPoison;
+}
+
+void ByteArena::write(int64_t addr, const uint8_t* in, int64_t n, bool poison, uint32_t event) {
+  int64_t i = 0;
+  while (i < n) {
+    const int64_t a = addr + i;
+    Page& p = page(a);
+    const int64_t offset = a % kPageBytes;
+    const int64_t chunk = std::min(n - i, kPageBytes - offset);
+    std::copy_n(in + i, chunk, p.bytes.begin() + offset);
+    std::fill_n(p.poison.begin() + offset, chunk, poison ? 1 : 0);
+    std::fill_n(p.event.begin() + offset, chunk, event);
+    i += chunk;
+  }
+}
+
+bool ByteArena::isPoison(int64_t addr) const {
+  const Page* p = pageIfPresent(addr);
+  return !p || p->poison[addr % kPageBytes] != 0;
+}
+
+uint32_t ByteArena::eventAt(int64_t addr) const {
+  const Page* p = pageIfPresent(addr);
+  return p ? p->event[addr % kPageBytes] : kNoEvent;
+}
+
+int64_t ByteArena::pagesTouched() const {
+  return std::count_if(pages_.begin(), pages_.end(), [](const auto& p) { return p != nullptr; });
+}
+
+}  // namespace ptodiff

@@ -1,0 +1,59 @@
+// One on-chip memory space as the physical interpreters see it: a byte array with a poison shadow
+// and, per byte, the id of the write event that last stored it (for the live-clobber checker).
+//
+// Every byte starts as poison holding deterministic garbage f(seed, space, address), so a program
+// that reads storage it never wrote sees the same bits on every run and machine. Pages of 4 KiB are
+// materialized on first touch: a run costs what it touches, not the space's capacity.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "compiler/ir/DType.h"
+
+namespace ptodiff {
+
+class ByteArena {
+ public:
+  static constexpr int64_t kPageBytes = 4096;
+  /// Event id of bytes nobody wrote yet.
+  static constexpr uint32_t kNoEvent = 0;
+
+  ByteArena(MemSpace space, int64_t capacity, uint64_t seed);
+
+  MemSpace space() const { return space_; }
+  int64_t capacity() const { return capacity_; }
+  bool contains(int64_t addr, int64_t bytes) const { return addr >= 0 && bytes >= 0 && addr + bytes <= capacity_; }
+
+  /// Reads `n` bytes at `addr` into `out` and ORs their poison into `*poisoned` (when given).
+  /// Precondition: contains(addr, n) (callers check bounds first and report a hazard).
+  void read(int64_t addr, uint8_t* out, int64_t n, bool* poisoned = nullptr) const;
+  /// Writes `n` bytes with the given poison state, tagging them with `event`.
+  void write(int64_t addr, const uint8_t* in, int64_t n, bool poison, uint32_t event);
+  bool isPoison(int64_t addr) const;
+  uint32_t eventAt(int64_t addr) const;
+
+  /// Pages materialized so far (for tests and the "costs what it touches" promise).
+  int64_t pagesTouched() const;
+
+  /// The garbage byte a fresh arena holds at `addr`.
+  static uint8_t garbageByte(uint64_t seed, MemSpace space, int64_t addr);
+
+ private:
+  struct Page {
+    std::array<uint8_t, kPageBytes> bytes;
+    std::array<uint8_t, kPageBytes> poison;
+    std::array<uint32_t, kPageBytes> event;
+  };
+  Page& page(int64_t addr);
+  const Page* pageIfPresent(int64_t addr) const;
+
+  MemSpace space_;
+  int64_t capacity_;
+  uint64_t seed_;
+  std::vector<std::unique_ptr<Page>> pages_;
+};
+
+}  // namespace ptodiff
