@@ -19,6 +19,7 @@ struct TensorInit {
   double low = -1.0, high = 1.0;  // Uniform
   double mean = 0.0, stddev = 1.0;  // Normal
   std::optional<uint64_t> seed;  // Uniform/Normal; absent: derived from the case seed and tensor name
+  SourceLoc loc;  // where the tensor's entry is in the case file (unknown for built specs)
 };
 
 /// A scalar argument as written in JSON: integer, float or bool (typed against the parameter later).
@@ -28,6 +29,7 @@ struct CaseScalar {
   int64_t i = 0;
   double f = 0.0;
   bool b = false;
+  SourceLoc loc;  // where the value is in the case file (unknown for built specs)
 };
 
 struct CaseSpec {
@@ -38,6 +40,7 @@ struct CaseSpec {
   std::map<std::string, TensorInit> tensors;  // tensors absent here take their defaults
   int64_t blockNum = 1;
   uint64_t seed = 0;
+  std::string sourceName;  // the case file, for diagnostics about its entries (empty: none)
 };
 
 /// Parses case JSON. Errors (bad JSON, unknown field, wrong field type, unknown init kind) throw

@@ -1,1 +1,58 @@
-int main() { return 0; }
+// The ptodiff command-line program: argument parsing and the mapping of outcomes to exit statuses.
+// Everything else lives in the libraries; each subcommand is a thin file of its own.
+#include <CLI/CLI.hpp>
+#include <exception>
+#include <iostream>
+
+#include "tools/ptodiff/InterpCommand.h"
+
+namespace {
+
+constexpr const char* kFooter =
+    "Exit status: 0 pass; 1 a failing verdict other than invalid-program (timeout, race); 2 bad usage,\n"
+    "an unreadable or unverifiable program, case or .npy file, or invalid-program (outputs are still\n"
+    "saved); 3 an internal error in ptodiff itself (please report it).\n"
+    "Errors print as FILE:LINE:COL: error: ... on stderr.";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace ptodiff;
+  CLI::App app{"ptodiff: differential testing and reference interpreters for the PTO compiler's\n"
+               "Tile -> Buffer lowering. Run 'ptodiff SUBCOMMAND --help' for a subcommand's options.",
+               "ptodiff"};
+  app.require_subcommand(1);
+  app.footer(kFooter);
+  InterpOptions interpOptions;
+  CLI::App* interp = addInterpCommand(app, interpOptions);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "ptodiff: error: " << e.what() << "\n"
+              << "Run 'ptodiff --help' or 'ptodiff SUBCOMMAND --help' for usage.\n";
+    return kExitBadInput;
+  }
+
+  SourceRegistry sources;
+  try {
+    if (interp->parsed()) return runInterpCommand(interpOptions, sources);
+    return kExitBadInput;  // unreachable: CLI11 requires a subcommand
+  } catch (const DiagnosticError& e) {
+    std::cout.flush();
+    std::cerr << sources.format(e.diagnostic());
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cout.flush();
+    std::cerr << "ptodiff: internal error: " << e.what() << "\n";
+    return kExitInternalError;
+  } catch (...) {
+    std::cout.flush();
+    std::cerr << "ptodiff: internal error: unknown exception\n";
+    return kExitInternalError;
+  }
+}

@@ -1,0 +1,271 @@
+#include "tools/ptodiff/InterpCommand.h"
+
+#include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "compiler/text/CaseFile.h"
+#include "compiler/text/Parser.h"
+#include "compiler/verify/Verifier.h"
+#include "interp/CaseSetup.h"
+#include "interp/Npy.h"
+#include "interp/Random.h"
+#include "interp/TileInterpreter.h"
+
+namespace ptodiff {
+
+namespace fs = std::filesystem;
+
+const SourceFile* SourceRegistry::find(const std::string& name) const {
+  auto it = sources_.find(name);
+  return it == sources_.end() ? nullptr : it->second.get();
+}
+
+std::string SourceRegistry::format(const Diagnostic& d) const {
+  if (!d.file.empty()) return formatDiagnostic(d, find(d.file));
+  // No file: located in the program when it has a position (kernel parameters do not record their
+  // file), else a problem with the command line itself.
+  Diagnostic named = d;
+  named.file = d.loc.known() && !programFile_.empty() ? programFile_ : "ptodiff";
+  return formatDiagnostic(named, find(named.file));
+}
+
+namespace {
+
+constexpr const char* kInterpSummary = "Run one program as written and report its outputs";
+constexpr const char* kInterpDescription =
+    "Parses and verifies PROGRAM (every verifier error is printed; exit 2), builds the kernel's\n"
+    "arguments from the case, runs the kernel once per block, and prints a summary on stdout: the\n"
+    "status (pass, invalid-program, timeout, race) and, per Out/InOut tensor, its dtype, shape, the\n"
+    "number of elements written and of poison elements, and a 64-bit FNV-1a checksum of its bytes.\n"
+    "Case: --case CASE.json, else PROGRAM's sibling NAME.case.json when it exists (for add.py:\n"
+    "add.case.json), else defaults (In/InOut tensors uniform in [-1, 1], Out tensors sentinel).\n"
+    "--input and --scalar override the case.";
+
+/// A tool-level error not tied to any file position.
+[[noreturn]] void usageError(std::string message) { throwError("ptodiff", {}, std::move(message)); }
+
+std::shared_ptr<const SourceFile> loadSource(const std::string& path, const std::string& what) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throwError(path, {}, "cannot read " + what + ": it is a directory");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throwError(path, {}, "cannot read " + what + ": " + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throwError(path, {}, "cannot read " + what + ": read failed");
+  return std::make_shared<const SourceFile>(SourceFile{path, text.str()});
+}
+
+/// Splits NAME=VALUE lists of --input/--scalar into a map; a repeated NAME is an error.
+std::map<std::string, std::string> splitAssignments(const std::vector<std::string>& items,
+                                                    const std::string& option, const std::string& valueName) {
+  std::map<std::string, std::string> out;
+  for (const std::string& item : items) {
+    const size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      usageError(option + " " + item + ": expected NAME=" + valueName);
+    const std::string name = item.substr(0, eq);
+    if (!out.emplace(name, item.substr(eq + 1)).second)
+      usageError(option + " " + item + ": \"" + name + "\" is given more than once");
+  }
+  return out;
+}
+
+/// --case, else the program's sibling NAME.case.json if it exists, else none.
+std::string findCaseFile(const InterpOptions& options) {
+  if (!options.casePath.empty()) return options.casePath;
+  fs::path sibling(options.program);
+  sibling.replace_extension(".case.json");
+  std::error_code ec;
+  return fs::is_regular_file(sibling, ec) ? sibling.string() : std::string();
+}
+
+const Function& selectKernel(const Program& program, const std::string& requested) {
+  const Function* kernel = requested.empty() ? program.defaultKernel() : program.findFunction(requested);
+  if (kernel) return *kernel;
+  std::string names;
+  for (const Function& f : program.functions) names += (names.empty() ? "" : ", ") + f.name;
+  if (requested.empty())
+    usageError("cannot choose the kernel to run: the program has several functions and none is named "
+               "\"kernel\" (functions: " + names + "); name one with --function or the case's \"function\"");
+  usageError("the program has no function \"" + requested + "\" (functions: " + names + ")");
+}
+
+/// Only the value interpreter exists in this milestone; everything else is refused clearly.
+void checkInterpreterAvailable(const Function& kernel, const std::string& requested) {
+  if (requested == "planned" || requested == "buffer")
+    usageError("--interpreter " + requested + ": the " + (requested == "planned" ? "planned-Tile" : "Buffer") +
+               " interpreter is a later milestone; only --interpreter value is available now");
+  if (kernel.type == FunctionType::Orchestration)
+    usageError("function \"" + kernel.name + "\" is an Orchestration function, which the interpreters do not run");
+  if (kernel.stage == FunctionStage::Buffer)
+    usageError("function \"" + kernel.name + "\" is a Buffer-stage function: the Buffer interpreter is a later "
+               "milestone; ptodiff interp runs Tile-stage functions on the value interpreter for now");
+}
+
+/// Prints every verifier diagnostic; true when there was an error among them.
+bool reportVerifierDiagnostics(const std::vector<Diagnostic>& diags, const SourceRegistry& sources) {
+  bool anyError = false;
+  for (const Diagnostic& d : diags) {
+    std::cerr << sources.format(d);
+    anyError |= d.severity == Severity::Error;
+  }
+  return anyError;
+}
+
+std::string hex64(uint64_t v) {
+  char buf[19];
+  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+int64_t countFlags(const std::vector<uint8_t>& flags) {
+  int64_t n = 0;
+  for (uint8_t f : flags) n += f ? 1 : 0;
+  return n;
+}
+
+bool isOutput(const Param& p) {
+  return p.type.isTensor() && (p.direction == ParamDirection::Out || p.direction == ParamDirection::InOut);
+}
+
+const Tensor& finalTensor(const RunResult& result, const Param& p) {
+  auto it = result.final.tensors.find(p.name);
+  if (it == result.final.tensors.end())
+    throw std::logic_error("the interpreter returned no final contents for tensor \"" + p.name + "\"");
+  return it->second;
+}
+
+void printSummary(const InterpOptions& options, const std::string& casePath, const Function& kernel,
+                  int64_t blockNum, const RunResult& result) {
+  std::cout << "program: " << options.program << "\n"
+            << "function: " << kernel.name << "\n"
+            << "case: " << (casePath.empty() ? "none (defaults)" : casePath) << "\n"
+            << "blocks: " << blockNum << "\n"
+            << "status: " << runStatusName(result.status) << "\n"
+            << "steps: " << result.steps << "\n";
+  for (const Param& p : kernel.params) {
+    if (!isOutput(p)) continue;
+    const Tensor& t = finalTensor(result, p);
+    std::cout << "tensor " << p.name << ": " << dtypeName(t.dtype) << " [" << t.rows << ", " << t.cols << "]"
+              << " written=" << countFlags(t.written) << " poison=" << countFlags(t.poison)
+              << " fnv1a64=" << hex64(fnv1a64({reinterpret_cast<const char*>(t.bytes.data()), t.bytes.size()}))
+              << "\n";
+  }
+}
+
+/// DIR/NAME.npy for every Out/InOut tensor, plus DIR/NAME.poison.npy exactly when it has poison
+/// (a stale one from an earlier run is removed, so the file's presence always means poison).
+void saveOutputs(const std::string& dir, const Function& kernel, const RunResult& result) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir))
+    throwError(dir, {}, "cannot create the output folder: " + (ec ? ec.message() : "not a directory"));
+  for (const Param& p : kernel.params) {
+    if (!isOutput(p)) continue;
+    const Tensor& t = finalTensor(result, p);
+    const std::string values = (fs::path(dir) / (p.name + ".npy")).string();
+    const std::string poison = (fs::path(dir) / (p.name + ".poison.npy")).string();
+    writeNpy(values, t);
+    std::cout << "saved: " << values << "\n";
+    if (t.anyPoison()) {
+      writeNpyPoison(poison, t);
+      std::cout << "saved: " << poison << "\n";
+    } else if (fs::exists(poison, ec) && !fs::remove(poison, ec)) {
+      throwError(poison, {}, "cannot remove the stale poison file: " + ec.message());
+    }
+  }
+}
+
+int exitCodeOf(RunStatus status) {
+  switch (status) {
+    case RunStatus::Ok: return kExitPass;
+    case RunStatus::InvalidProgram: return kExitBadInput;
+    case RunStatus::Timeout: case RunStatus::Race: return kExitFailingVerdict;
+  }
+  return kExitInternalError;
+}
+
+/// `FILE:LINE:COL: error: STATUS: message` for a run that did not pass.
+void reportRunFailure(const RunResult& result, const std::string& programPath, const SourceRegistry& sources) {
+  Diagnostic d = result.diagnostic;
+  const std::string prefix = std::string(runStatusName(result.status)) + ": ";
+  if (!d.message.starts_with(prefix)) d.message = prefix + d.message;
+  if (d.file.empty()) d.file = programPath;
+  std::cerr << sources.format(d);
+}
+
+}  // namespace
+
+CLI::App* addInterpCommand(CLI::App& app, InterpOptions& o) {
+  CLI::App* cmd = app.add_subcommand("interp", kInterpSummary);
+  cmd->footer(std::string(kInterpDescription) + "\n\n" + app.get_footer());
+  cmd->add_option("PROGRAM", o.program, "Program file in the text format (a .py file)")->required();
+  cmd->add_option("--case", o.casePath,
+                  "Case file (JSON). Default: PROGRAM's sibling NAME.case.json if it exists, else defaults");
+  cmd->add_option("--input", o.inputs,
+                  "NAME=FILE.npy: initialise tensor NAME from a .npy file (dtype and shape must match the "
+                  "parameter exactly); repeatable; overrides the case")
+      ->allow_extra_args(false);
+  cmd->add_option("--scalar", o.scalars,
+                  "NAME=VALUE: value of scalar parameter NAME, read strictly against its dtype (integers in "
+                  "decimal, FP32 as a float literal, BOOL as true/false); repeatable; overrides the case")
+      ->allow_extra_args(false);
+  cmd->add_option("--block-num", o.blockNum, "Number of blocks to launch (>= 1); overrides the case's block_num")
+      ->check(CLI::Range(int64_t{1}, std::numeric_limits<int64_t>::max()));
+  cmd->add_option("--function", o.function,
+                  "Function to run; overrides the case's \"function\" (default: the only kernel, or \"kernel\")");
+  cmd->add_option("--step-budget", o.stepBudget,
+                  "Executed statements allowed over all blocks before the run stops with timeout")
+      ->check(CLI::Range(int64_t{1}, std::numeric_limits<int64_t>::max()))
+      ->capture_default_str();
+  cmd->add_option("--save-outputs", o.saveOutputs,
+                  "Folder (created with its parents if missing) receiving NAME.npy for every Out/InOut tensor "
+                  "(BF16 as <u2 raw bits) and NAME.poison.npy (bool) where the tensor holds poison");
+  cmd->add_option("--interpreter", o.interpreter,
+                  "Interpreter: value, planned or buffer (default: chosen from the function's stage). Only "
+                  "value is available in this milestone")
+      ->check(CLI::IsMember({"value", "planned", "buffer"}));
+  return cmd;
+}
+
+int runInterpCommand(const InterpOptions& options, SourceRegistry& sources) {
+  auto programSource = loadSource(options.program, "program file");
+  sources.add(programSource);
+  sources.setProgramFile(options.program);
+  Program program = parseProgram(programSource);
+  if (reportVerifierDiagnostics(verifyProgram(program), sources)) return kExitBadInput;
+
+  const std::string casePath = findCaseFile(options);
+  CaseSpec spec;
+  if (!casePath.empty()) {
+    auto caseSource = loadSource(casePath, "case file");
+    sources.add(caseSource);
+    spec = parseCaseFile(*caseSource);
+  }
+  const Function& kernel = selectKernel(program, options.function.empty() ? spec.function : options.function);
+  checkInterpreterAvailable(kernel, options.interpreter);
+
+  ArgOverrides overrides;
+  overrides.inputFiles = splitAssignments(options.inputs, "--input", "FILE.npy");
+  overrides.scalars = splitAssignments(options.scalars, "--scalar", "VALUE");
+  const KernelArgs args = buildKernelArgs(kernel, spec, overrides);
+
+  RunConfig config;
+  config.blockNum = options.blockNum.value_or(spec.blockNum);
+  config.stepBudget = static_cast<uint64_t>(options.stepBudget);
+  const RunResult result = runTileKernel(program, kernel, args, config);
+
+  printSummary(options, casePath, kernel, config.blockNum, result);
+  if (!options.saveOutputs.empty()) saveOutputs(options.saveOutputs, kernel, result);
+  std::cout.flush();
+  if (result.status != RunStatus::Ok) reportRunFailure(result, options.program, sources);
+  return exitCodeOf(result.status);
+}
+
+}  // namespace ptodiff
