@@ -727,7 +727,10 @@ bool isIntScalar(DType dt) { return isExactInt(dt) || dt == DType::INT32; }
 ElementResult truncateFloat(float f, int64_t lo, int64_t hi) {
   if (!(f == f) || std::isinf(f)) return {0, ScalarFault::NotRepresentable};
   const double t = std::trunc(static_cast<double>(f));
-  if (t < static_cast<double>(lo) || t > static_cast<double>(hi)) return {0, ScalarFault::NotRepresentable};
+  // hi + 1 as an exclusive bound: double(INT64_MAX) rounds up to 2^63, which `t > double(hi)`
+  // would let through into an undefined cast; 2^63 (and 2^31, 2^7) are exact doubles.
+  const double upperExclusive = static_cast<double>(hi) + 1.0;
+  if (t < static_cast<double>(lo) || t >= upperExclusive) return {0, ScalarFault::NotRepresentable};
   return {static_cast<uint64_t>(static_cast<int64_t>(t)), ScalarFault::None};
 }
 

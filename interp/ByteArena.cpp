@@ -55,6 +55,23 @@ void ByteArena::read(int64_t addr, uint8_t* out, int64_t n, bool* poisoned) cons
   if (poisoned) *poisoned |= anyPoison;
 }
 
+void ByteArena::readWithPoison(int64_t addr, uint8_t* out, uint8_t* poison, int64_t n) const {
+  int64_t i = 0;
+  while (i < n) {
+    const int64_t a = addr + i;
+    const int64_t offset = a % kPageBytes;
+    const int64_t chunk = std::min(n - i, kPageBytes - offset);
+    if (const Page* p = pageIfPresent(a)) {
+      std::copy_n(p->bytes.begin() + offset, chunk, out + i);
+      std::copy_n(p->poison.begin() + offset, chunk, poison + i);
+    } else {
+      for (int64_t k = 0; k < chunk; ++k) out[i + k] = garbageByte(seed_, space_, a + k);
+      std::fill_n(poison + i, chunk, uint8_t{1});  // an untouched page is garbage and poison
+    }
+    i += chunk;
+  }
+}
+
 void ByteArena::write(int64_t addr, const uint8_t* in, int64_t n, bool poison, uint32_t event) {
   int64_t i = 0;
   while (i < n) {

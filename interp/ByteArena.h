@@ -30,6 +30,9 @@ class ByteArena {
   /// Reads `n` bytes at `addr` into `out` and ORs their poison into `*poisoned` (when given).
   /// Precondition: contains(addr, n) (callers check bounds first and report a hazard).
   void read(int64_t addr, uint8_t* out, int64_t n, bool* poisoned = nullptr) const;
+  /// Reads `n` bytes at `addr` into `out` and each byte's poison flag (1 = poison) into
+  /// `poison`. Precondition: contains(addr, n).
+  void readWithPoison(int64_t addr, uint8_t* out, uint8_t* poison, int64_t n) const;
   /// Writes `n` bytes with the given poison state, tagging them with `event`.
   void write(int64_t addr, const uint8_t* in, int64_t n, bool poison, uint32_t event);
   bool isPoison(int64_t addr) const;

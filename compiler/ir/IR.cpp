@@ -191,6 +191,7 @@ Function Function::clone() const {
   f.name = name;
   f.type = type;
   f.stage = stage;
+  f.bufferIRSelected = bufferIRSelected;
   f.params = params;
   f.results = results;
   f.body = cloneBlock(body);
@@ -344,6 +345,7 @@ struct Differ {
     if (a.name != b.name) return fail("function name");
     if (a.type != b.type) return fail("function type");
     if (a.stage != b.stage) return fail("function stage");
+    if (a.bufferIRSelected != b.bufferIRSelected) return fail("buffer_ir_selected");
     if (a.params.size() != b.params.size()) return fail("parameter count");
     for (size_t i = 0; i < a.params.size(); ++i) {
       const auto &p = a.params[i], &q = b.params[i];

@@ -182,6 +182,10 @@ struct Function {
   std::string name;
   FunctionType type = FunctionType::InCore;
   FunctionStage stage = FunctionStage::Tile;
+  /// SelectBufferIRFunctions' verdict (S2), recorded once: true = the kernel takes the Buffer path,
+  /// false = it stays on Tile; absent = not decided (e.g. before selection, orchestration).
+  /// Printed as `buffer_ir_selected=True|False` in the decorator.
+  std::optional<bool> bufferIRSelected;
   std::vector<Param> params;
   std::vector<Type> results;  // `-> T` or `-> tuple[T1, T2]`; empty = no annotation
   Block body;

@@ -347,7 +347,7 @@ void Parser::parseFunctionDecorator(Function& f) {
   bool sawType = false, sawStage = false;
   while (!cur().isPunct(")")) {
     if (cur().kind != TokKind::Name || !ahead(1).isPunct("="))
-      expected("a keyword argument type= or stage= of @pl.function");
+      expected("a keyword argument type=, stage= or buffer_ir_selected= of @pl.function");
     const Token& key = take();
     take();  // '='
     SourceLoc valueLoc = cur().loc;
@@ -374,8 +374,14 @@ void Parser::parseFunctionDecorator(Function& f) {
       if (path == "FunctionIRStage.Tile") f.stage = FunctionStage::Tile;
       else if (path == "FunctionIRStage.Buffer") f.stage = FunctionStage::Buffer;
       else fail(valueLoc, "unknown function stage 'pl." + path + "'; expected pl.FunctionIRStage.Tile or Buffer");
+    } else if (key.text == "buffer_ir_selected") {
+      if (f.bufferIRSelected) fail(key.loc, "duplicate argument 'buffer_ir_selected' of @pl.function");
+      if (!cur().isName("True") && !cur().isName("False"))
+        fail(valueLoc, "buffer_ir_selected must be True or False, found " + describeToken(cur()));
+      f.bufferIRSelected = take().text == "True";
     } else {
-      fail(key.loc, "unknown argument '" + key.text + "' of @pl.function; expected type= or stage=");
+      fail(key.loc, "unknown argument '" + key.text +
+                        "' of @pl.function; expected type=, stage= or buffer_ir_selected=");
     }
     if (!acceptPunct(",")) break;
   }

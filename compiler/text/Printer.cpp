@@ -265,6 +265,7 @@ class ProgramPrinter {
   void function(const Function& f) {
     std::string deco = "@pl.function(type=pl.FunctionType." + std::string(functionTypeName(f.type));
     if (f.stage == FunctionStage::Buffer) deco += ", stage=pl.FunctionIRStage.Buffer";
+    if (f.bufferIRSelected) deco += std::string(", buffer_ir_selected=") + (*f.bufferIRSelected ? "True" : "False");
     line(1, deco + ")");
     line(1, signature(f));
     block(2, f.body);

@@ -9,9 +9,12 @@
 #include <iostream>
 #include <sstream>
 
+#include "compiler/passes/Pass.h"
+#include "compiler/target/Target.h"
 #include "compiler/text/CaseFile.h"
 #include "compiler/text/Parser.h"
 #include "compiler/verify/Verifier.h"
+#include "interp/BufferInterpreter.h"
 #include "interp/CaseSetup.h"
 #include "interp/Npy.h"
 #include "interp/Random.h"
@@ -41,8 +44,14 @@ constexpr const char* kInterpSummary = "Run one program as written and report it
 constexpr const char* kInterpDescription =
     "Parses and verifies PROGRAM (every verifier error is printed; exit 2), builds the kernel's\n"
     "arguments from the case, runs the kernel once per block, and prints a summary on stdout: the\n"
-    "status (pass, invalid-program, timeout, race) and, per Out/InOut tensor, its dtype, shape, the\n"
-    "number of elements written and of poison elements, and a 64-bit FNV-1a checksum of its bytes.\n"
+    "status (pass, invalid-program, timeout, race, hazard) and, per Out/InOut tensor, its dtype,\n"
+    "shape, the number of elements written and of poison elements, and a 64-bit FNV-1a checksum of\n"
+    "its bytes.\n"
+    "Interpreter: a Buffer-stage function runs on the Buffer interpreter (byte-addressed on-chip\n"
+    "memories of the case's target, with the storage checkers), a Tile-stage function on the value\n"
+    "interpreter. A hazard prints FILE:LINE:COL: hazard: KIND: details on stderr and exits 1.\n"
+    "Buffer programs whose allocations mix alloc((), ADDR) and alloc(()) are judged by the case's\n"
+    "first planner: under PYPTO or DSA_RP an allocation without an address is hazard: addressless.\n"
     "Case: --case CASE.json, else PROGRAM's sibling NAME.case.json when it exists (for add.py:\n"
     "add.case.json), else defaults (In/InOut tensors uniform in [-1, 1], Out tensors sentinel).\n"
     "--input and --scalar override the case.";
@@ -96,16 +105,35 @@ const Function& selectKernel(const Program& program, const std::string& requeste
   usageError("the program has no function \"" + requested + "\" (functions: " + names + ")");
 }
 
-/// Only the value interpreter exists in this milestone; everything else is refused clearly.
-void checkInterpreterAvailable(const Function& kernel, const std::string& requested) {
-  if (requested == "planned" || requested == "buffer")
-    usageError("--interpreter " + requested + ": the " + (requested == "planned" ? "planned-Tile" : "Buffer") +
-               " interpreter is a later milestone; only --interpreter value is available now");
+enum class InterpreterKind { Value, Buffer };
+
+/// The interpreter that runs `kernel`: --interpreter when given, else the function's stage
+/// decides (Buffer stage: the Buffer interpreter; Tile stage: the value interpreter). A request
+/// that does not fit the function's stage, or one for an interpreter not built yet, is refused.
+InterpreterKind chooseInterpreter(const Function& kernel, const std::string& requested) {
   if (kernel.type == FunctionType::Orchestration)
     usageError("function \"" + kernel.name + "\" is an Orchestration function, which the interpreters do not run");
-  if (kernel.stage == FunctionStage::Buffer)
-    usageError("function \"" + kernel.name + "\" is a Buffer-stage function: the Buffer interpreter is a later "
-               "milestone; ptodiff interp runs Tile-stage functions on the value interpreter for now");
+  if (requested == "planned")
+    usageError("--interpreter planned: the planned-Tile interpreter is a later milestone; --interpreter value "
+               "runs Tile-stage functions and --interpreter buffer Buffer-stage functions");
+  const bool bufferStage = kernel.stage == FunctionStage::Buffer;
+  if (requested == "buffer" && !bufferStage)
+    usageError("--interpreter buffer: function \"" + kernel.name + "\" is a Tile-stage function; the Buffer " +
+               "interpreter runs Buffer-stage functions (stage=pl.FunctionIRStage.Buffer)");
+  if (requested == "value" && bufferStage)
+    usageError("--interpreter value: function \"" + kernel.name + "\" is a Buffer-stage function; the value " +
+               "interpreter runs Tile-stage functions (use --interpreter buffer, or no --interpreter)");
+  return bufferStage ? InterpreterKind::Buffer : InterpreterKind::Value;
+}
+
+/// Whether a Buffer program counts as coming from an addressed planner: only a program whose
+/// allocations mix both forms is ambiguous, and then the case's first planner decides (an
+/// all-addressed program is addressed, an all-addressless one is PTOAS's).
+bool addressedPlannerFor(const Function& kernel, const CaseSpec& spec) {
+  const AllocForms forms = allocFormsOf(kernel);
+  if (!forms.mixed() || spec.planners.empty()) return false;
+  const std::optional<Planner> first = parsePlanner(spec.planners.front());
+  return first && plannerAssignsAddresses(*first);
 }
 
 /// Prints every verifier diagnostic; true when there was an error among them.
@@ -147,7 +175,9 @@ void printSummary(const InterpOptions& options, const std::string& casePath, con
             << "function: " << kernel.name << "\n"
             << "case: " << (casePath.empty() ? "none (defaults)" : casePath) << "\n"
             << "blocks: " << blockNum << "\n"
-            << "status: " << runStatusName(result.status) << "\n"
+            << "status: " << runStatusName(result.status) << "\n";
+  if (result.hazard) std::cout << "hazard: " << hazardKindName(result.hazard->kind) << "\n";
+  std::cout
             << "steps: " << result.steps << "\n";
   for (const Param& p : kernel.params) {
     if (!isOutput(p)) continue;
@@ -186,16 +216,17 @@ int exitCodeOf(RunStatus status) {
   switch (status) {
     case RunStatus::Ok: return kExitPass;
     case RunStatus::InvalidProgram: return kExitBadInput;
-    case RunStatus::Timeout: case RunStatus::Race: return kExitFailingVerdict;
+    case RunStatus::Timeout: case RunStatus::Race: case RunStatus::Hazard: return kExitFailingVerdict;
   }
   return kExitInternalError;
 }
 
-/// `FILE:LINE:COL: error: STATUS: message` for a run that did not pass.
+/// `FILE:LINE:COL: error: STATUS: message` for a run that did not pass, or
+/// `FILE:LINE:COL: hazard: KIND: details` for a hazard.
 void reportRunFailure(const RunResult& result, const std::string& programPath, const SourceRegistry& sources) {
   Diagnostic d = result.diagnostic;
   const std::string prefix = std::string(runStatusName(result.status)) + ": ";
-  if (!d.message.starts_with(prefix)) d.message = prefix + d.message;
+  if (result.status != RunStatus::Hazard && !d.message.starts_with(prefix)) d.message = prefix + d.message;
   if (d.file.empty()) d.file = programPath;
   std::cerr << sources.format(d);
 }
@@ -228,8 +259,8 @@ CLI::App* addInterpCommand(CLI::App& app, InterpOptions& o) {
                   "Folder (created with its parents if missing) receiving NAME.npy for every Out/InOut tensor "
                   "(BF16 as <u2 raw bits) and NAME.poison.npy (bool) where the tensor holds poison");
   cmd->add_option("--interpreter", o.interpreter,
-                  "Interpreter: value, planned or buffer (default: chosen from the function's stage). Only "
-                  "value is available in this milestone")
+                  "Interpreter: value (Tile-stage functions) or buffer (Buffer-stage functions); default: "
+                  "chosen from the function's stage. planned is a later milestone")
       ->check(CLI::IsMember({"value", "planned", "buffer"}));
   return cmd;
 }
@@ -249,7 +280,7 @@ int runInterpCommand(const InterpOptions& options, SourceRegistry& sources) {
     spec = parseCaseFile(*caseSource);
   }
   const Function& kernel = selectKernel(program, options.function.empty() ? spec.function : options.function);
-  checkInterpreterAvailable(kernel, options.interpreter);
+  const InterpreterKind interpreter = chooseInterpreter(kernel, options.interpreter);
 
   ArgOverrides overrides;
   overrides.inputFiles = splitAssignments(options.inputs, "--input", "FILE.npy");
@@ -259,7 +290,11 @@ int runInterpCommand(const InterpOptions& options, SourceRegistry& sources) {
   RunConfig config;
   config.blockNum = options.blockNum.value_or(spec.blockNum);
   config.stepBudget = static_cast<uint64_t>(options.stepBudget);
-  const RunResult result = runTileKernel(program, kernel, args, config);
+  config.seed = spec.seed;
+  if (const Target* target = findTarget(spec.target)) config.target = target->kind;
+  config.addressedPlanner = addressedPlannerFor(kernel, spec);
+  const RunResult result = interpreter == InterpreterKind::Buffer ? runBufferKernel(program, kernel, args, config)
+                                                                   : runTileKernel(program, kernel, args, config);
 
   printSummary(options, casePath, kernel, config.blockNum, result);
   if (!options.saveOutputs.empty()) saveOutputs(options.saveOutputs, kernel, result);

@@ -4,6 +4,7 @@
 #include <exception>
 #include <iostream>
 
+#include "tools/ptodiff/CompileCommand.h"
 #include "tools/ptodiff/InterpCommand.h"
 
 namespace {
@@ -25,6 +26,8 @@ int main(int argc, char** argv) {
   app.footer(kFooter);
   InterpOptions interpOptions;
   CLI::App* interp = addInterpCommand(app, interpOptions);
+  CompileOptions compileOptions;
+  CLI::App* compile = addCompileCommand(app, compileOptions);
 
   try {
     app.parse(argc, argv);
@@ -41,6 +44,7 @@ int main(int argc, char** argv) {
   SourceRegistry sources;
   try {
     if (interp->parsed()) return runInterpCommand(interpOptions, sources);
+    if (compile->parsed()) return runCompileCommand(compileOptions, sources);
     return kExitBadInput;  // unreachable: CLI11 requires a subcommand
   } catch (const DiagnosticError& e) {
     std::cout.flush();

@@ -19,7 +19,7 @@ class p:
 # -----
 @pl.program
 class p:
-    @pl.function(type=pl.FunctionType.InCore, inline=True)  # error: unknown argument 'inline' of @pl.function; expected type= or stage=
+    @pl.function(type=pl.FunctionType.InCore, inline=True)  # error: unknown argument 'inline' of @pl.function; expected type=, stage= or buffer_ir_selected=
     def kernel(self):
         pass
 # -----

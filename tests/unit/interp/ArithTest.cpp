@@ -415,6 +415,10 @@ TEST(ArithScalar, FloatLiteralsAreBinary32) {
   EXPECT_EQ(floatLiteral(1e39).f, INFINITY);
   EXPECT_EQ(convertScalar(ScalarValue::fp32(-2.5f), DType::INDEX).value.i, -2);
   EXPECT_EQ(convertScalar(ScalarValue::fp32(INFINITY), DType::INDEX).fault, ScalarFault::NotRepresentable);
+  // 2^63 is one past INT64's range (its double image rounds to 2^63): rejected, not cast.
+  EXPECT_EQ(convertScalar(ScalarValue::fp32(0x1p63f), DType::INDEX).fault, ScalarFault::NotRepresentable);
+  EXPECT_EQ(convertScalar(ScalarValue::fp32(-0x1p63f), DType::INDEX).value.i, INT64_MIN);
+  EXPECT_EQ(convertScalar(ScalarValue::fp32(0x1p31f), DType::INT32).fault, ScalarFault::NotRepresentable);
   EXPECT_EQ(convertScalar(idx(16777217), DType::FP32).value.f, 16777216.0f);
 }
 

@@ -383,14 +383,16 @@ TEST(TileInterpreterArgs, MissingOrMistypedArgumentsAreDiagnostics) {
   EXPECT_THROW(runProgram(q, scalarArgs), DiagnosticError);  // n is FP32, expected INDEX
 }
 
-TEST(TileInterpreterArgs, BufferStageFunctionsAreForALaterInterpreter) {
+TEST(TileInterpreterArgs, BufferStageFunctionsPointToTheBufferInterpreter) {
   Program p = compileProgram(kAddProgram);
   p.functions[0].stage = FunctionStage::Buffer;
   try {
     runProgram(p, addArgs());
     FAIL() << "expected a DiagnosticError";
   } catch (const DiagnosticError& e) {
-    EXPECT_NE(e.diagnostic().message.find("Buffer interpreter is a later milestone"), std::string::npos)
+    EXPECT_NE(e.diagnostic().message.find("run it with the Buffer interpreter: runBufferKernel, or `ptodiff interp "
+                                          "--interpreter buffer`"),
+              std::string::npos)
         << e.diagnostic().message;
   }
 }

@@ -354,16 +354,104 @@ TEST_F(Cli, RaceExits1) {
   EXPECT_THAT(o.err, ContainsRegex("same\\.py:10:[0-9]+: error: race: "));
 }
 
-TEST_F(Cli, BufferStageAndOtherInterpretersAreLaterMilestones) {
+TEST_F(Cli, BufferStageFunctionsRunOnTheBufferInterpreter) {
   writeFileBytes(dir.file("buf.py"), kBufferProgram);
-  Outcome o = runPtodiff(dir, "interp buf.py");
+  writeFileBytes(dir.file("buf.case.json"), R"({"tensors": {"a": {"init": "iota"}, "b": {"init": "iota"}}})");
+  Outcome o = runPtodiff(dir, "interp buf.py --save-outputs outs");
+  EXPECT_EQ(o.exitCode, 0) << o.err;
+  EXPECT_THAT(o.out, HasSubstr("status: pass\n"));
+  EXPECT_THAT(o.out, HasSubstr("tensor out: FP32 [16, 32] written=512 poison=0"));
+  const Tensor out = readNpy(dir.file("outs/out.npy"));
+  for (int64_t i = 0; i < 512; ++i) EXPECT_EQ(out.bitsAt(i), fp32Bits(2.0f * static_cast<float>(i))) << i;
+  // Forcing the Buffer interpreter gives the same run; the other interpreters refuse the function.
+  EXPECT_EQ(runPtodiff(dir, "interp buf.py --interpreter buffer").out, runPtodiff(dir, "interp buf.py").out);
+  o = runPtodiff(dir, "interp buf.py --interpreter value");
   EXPECT_EQ(o.exitCode, 2);
-  EXPECT_THAT(o.err, HasSubstr("Buffer interpreter is a later milestone"));
-  writeFileBytes(dir.file("same.py"), kSameWindowProgram);
-  o = runPtodiff(dir, "interp same.py --interpreter planned");
+  EXPECT_THAT(o.err, HasSubstr("--interpreter value: function \"kernel\" is a Buffer-stage function"));
+  o = runPtodiff(dir, "interp buf.py --interpreter planned");
   EXPECT_EQ(o.exitCode, 2);
   EXPECT_THAT(o.err, HasSubstr("planned-Tile interpreter is a later milestone"));
+  writeFileBytes(dir.file("same.py"), kSameWindowProgram);
+  o = runPtodiff(dir, "interp same.py --interpreter buffer");
+  EXPECT_EQ(o.exitCode, 2);
+  EXPECT_THAT(o.err, HasSubstr("--interpreter buffer: function \"kernel\" is a Tile-stage function"));
   EXPECT_EQ(runPtodiff(dir, "interp same.py --interpreter value").exitCode, 0);
+  const Outcome help = runPtodiff(dir, "interp --help");
+  EXPECT_THAT(help.out, HasSubstr("Buffer-stage function runs on the Buffer interpreter"));
+  EXPECT_THAT(help.out, HasSubstr("FILE:LINE:COL: hazard: KIND: details"));
+  EXPECT_THAT(help.out, HasSubstr("hazard: addressless"));
+}
+
+// recip over its own input at line 10: an overlap hazard.
+constexpr const char* kRecipInPlaceProgram = R"(import pypto.language as pl
+
+
+@pl.program
+class recip_in_place:
+    @pl.function(type=pl.FunctionType.InCore, stage=pl.FunctionIRStage.Buffer)
+    def kernel(self, a: pl.Tensor[[16, 32], pl.FP32], out: pl.Out[pl.Tensor[[16, 32], pl.FP32]]) -> pl.Tensor[[16, 32], pl.FP32]:
+        x: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.alloc((), 0)
+        pl.buffer.load(a, [0, 0], [16, 32], x)
+        pl.buffer.recip(x, x)
+        pl.buffer.store(x, [0, 0], [16, 32], out)
+        return out
+)";
+
+TEST_F(Cli, HazardExits1WithLocationSourceLineAndCaret) {
+  writeFileBytes(dir.file("recip.py"), kRecipInPlaceProgram);
+  const Outcome o = runPtodiff(dir, "interp recip.py --save-outputs outs");
+  EXPECT_EQ(o.exitCode, 1);
+  EXPECT_THAT(o.out, HasSubstr("status: hazard\nhazard: overlap\n"));
+  EXPECT_THAT(o.out, HasSubstr("tensor out: FP32 [16, 32] written=0 poison=0"));  // stopped before the store
+  EXPECT_EQ(o.err,
+            "recip.py:10:9: hazard: overlap: buffer.recip: destination x (bytes [0, 2048)) overlaps source x (bytes "
+            "[0, 2048)) first at bytes [0, 2048); buffer.recip cannot run in place\n"
+            "          pl.buffer.recip(x, x)\n"
+            "          ^\n");
+  EXPECT_TRUE(std::filesystem::exists(dir.file("outs/out.npy")));  // outputs are saved all the same
+}
+
+// One allocation with an address, one without: which planner the program came from decides.
+constexpr const char* kMixedAllocProgram = R"(import pypto.language as pl
+
+
+@pl.program
+class mixed:
+    @pl.function(type=pl.FunctionType.InCore, stage=pl.FunctionIRStage.Buffer)
+    def kernel(self, a: pl.Tensor[[16, 32], pl.FP32], out: pl.Out[pl.Tensor[[16, 32], pl.FP32]]) -> pl.Tensor[[16, 32], pl.FP32]:
+        x: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.alloc((), 4096)
+        y: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.alloc(())
+        pl.buffer.load(a, [0, 0], [16, 32], x)
+        pl.buffer.exp(x, y)
+        pl.buffer.store(y, [0, 0], [16, 32], out)
+        return out
+)";
+
+TEST_F(Cli, MixedAllocationsAreJudgedByTheCasesFirstPlanner) {
+  writeFileBytes(dir.file("mixed.py"), kMixedAllocProgram);
+  // No case: the default planner list starts with PYPTO, an addressed planner.
+  Outcome o = runPtodiff(dir, "interp mixed.py");
+  EXPECT_EQ(o.exitCode, 1);
+  EXPECT_THAT(o.err, HasSubstr("mixed.py:9:9: hazard: addressless: buffer.alloc: y: Vec FP32 [16, 32] has no address"));
+  writeFileBytes(dir.file("ptoas.json"), R"({"planners": ["PTOAS", "PYPTO"]})");
+  o = runPtodiff(dir, "interp mixed.py --case ptoas.json");
+  EXPECT_EQ(o.exitCode, 0) << o.err;
+  writeFileBytes(dir.file("dsa.json"), R"({"planners": ["DSA_RP"]})");
+  EXPECT_EQ(runPtodiff(dir, "interp mixed.py --case dsa.json").exitCode, 1);
+}
+
+TEST_F(Cli, TheCaseTargetSizesTheMemories) {
+  // A buffer at 192 KiB is past a2a3's UB and inside a5's usable 240 KiB.
+  std::string text = kRecipInPlaceProgram;
+  text.replace(text.find("pl.buffer.recip(x, x)"), std::string("pl.buffer.recip(x, x)").size(), "pl.buffer.abs(x, x)");
+  text.replace(text.find("alloc((), 0)"), std::string("alloc((), 0)").size(), "alloc((), 196608)");
+  writeFileBytes(dir.file("far.py"), text);
+  Outcome o = runPtodiff(dir, "interp far.py");
+  EXPECT_EQ(o.exitCode, 1);
+  EXPECT_THAT(o.err, HasSubstr("far.py:8:9: hazard: bounds: buffer.alloc: x: bytes [196608, 198656) leave a2a3 Vec"));
+  writeFileBytes(dir.file("a5.json"), R"({"target": "a5"})");
+  o = runPtodiff(dir, "interp far.py --case a5.json");
+  EXPECT_EQ(o.exitCode, 0) << o.err;
 }
 
 TEST_F(Cli, UnknownFunctionExits2) {

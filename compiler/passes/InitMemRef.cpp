@@ -1,0 +1,359 @@
+#include "compiler/passes/InitMemRef.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+
+#include "compiler/passes/PassManager.h"
+#include "compiler/planners/PlannedStorage.h"
+#include "compiler/planners/StorageFacts.h"
+
+namespace ptodiff {
+
+namespace {
+
+using namespace storage;
+
+constexpr std::string_view kPassName = "InitMemRef";
+
+// ---- element addressing of a storage frame (semantics.md §3) ----
+
+/// The addressing frame of a value's window: the dense storage whose element addressing applies,
+/// where that storage starts in its root, and where the value starts inside it.
+struct Frame {
+  Type type;
+  Extent base = Extent::constant(0);  // byte offset of the frame's element (0, 0) in the root
+  Extent row = Extent::constant(0), col = Extent::constant(0);
+};
+
+struct Placement {
+  MemRef memref;
+  Frame frame;
+};
+
+Extent plus(const Extent& a, const Extent& b) {
+  if (a.isConst() && b.isConst()) return Extent::constant(a.value + b.value);
+  return Extent::dynamic();
+}
+
+/// Element offset of (r, c) in a frame of type `t`: ND/DN, or boxed with the box order given by
+/// blayout and the order inside a box by slayout.
+int64_t elementOffset(const Type& t, int64_t r, int64_t c) {
+  const int64_t rows = t.rows(), cols = t.cols();
+  if (!t.layout.boxed()) return t.layout.blayout == TileLayout::col_major ? c * rows + r : r * cols + c;
+  const int64_t inner = t.layout.fractal / dtypeSize(t.dtype) / 16;
+  const bool rowMajorBox = t.layout.slayout == TileLayout::row_major;
+  const int64_t boxRows = rowMajorBox ? 16 : inner, boxCols = rowMajorBox ? inner : 16;
+  const int64_t sr = r / boxRows, ir = r % boxRows, sc = c / boxCols, ic = c % boxCols;
+  const int64_t box = t.layout.blayout == TileLayout::col_major ? sc * (rows / boxRows) + sr : sr * (cols / boxCols) + sc;
+  const int64_t within = rowMajorBox ? ir * boxCols + ic : ic * boxRows + ir;
+  return box * boxRows * boxCols + within;
+}
+
+/// Bytes from the first to one past the last byte of an [h, w] window at (r, c) of the frame. The
+/// addressing of every layout grows with r and with c, so the window's corners bound it.
+int64_t windowSpan(const Type& frame, int64_t r, int64_t c, int64_t h, int64_t w) {
+  const int64_t es = dtypeSize(frame.dtype);
+  return (elementOffset(frame, r + h - 1, c + w - 1) - elementOffset(frame, r, c)) * es + es;
+}
+
+std::string lowercase(std::string_view s) {
+  std::string out(s);
+  for (char& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return out;
+}
+
+void collectNames(const Block& body, std::set<std::string>& out) {
+  for (const StmtPtr& s : body) {
+    switch (s->kind) {
+      case Stmt::Kind::Assign: out.insert(s->as<AssignStmt>().target.name); break;
+      case Stmt::Kind::Yield:
+        for (const Binder& b : s->as<YieldStmt>().targets) out.insert(b.name);
+        break;
+      case Stmt::Kind::For: {
+        const auto& f = s->as<ForStmt>();
+        out.insert(f.inductionVar.name);
+        for (const Binder& b : f.iterArgs) out.insert(b.name);
+        collectNames(f.body, out);
+        break;
+      }
+      case Stmt::Kind::While: {
+        const auto& w = s->as<WhileStmt>();
+        for (const Binder& b : w.iterArgs) out.insert(b.name);
+        collectNames(w.body, out);
+        break;
+      }
+      case Stmt::Kind::If:
+        collectNames(s->as<IfStmt>().thenBody, out);
+        collectNames(s->as<IfStmt>().elseBody, out);
+        break;
+      default: break;
+    }
+  }
+}
+
+bool intersects(const std::vector<int>& a, const std::vector<int>& b) {
+  for (int x : a)
+    if (std::binary_search(b.begin(), b.end(), x)) return true;
+  return false;
+}
+
+/// Plans one function.
+class FunctionPlanner {
+ public:
+  FunctionPlanner(Function& fn, const Program& program) : fn_(fn), program_(program), facts_(fn) {}
+
+  bool run() {
+    rejectPlannedInput();
+    if (facts_.values().empty()) return false;
+    AliasFamilies maximal(facts_, allInPlaceFollow);
+    for (const TileValue& v : facts_.values())
+      if (v.kind == ValueKind::InPlace) follows_[v.slot] = !inputObservableAfter(v, maximal);
+    for (const TileValue& v : facts_.values()) place(v);
+    annotateBinders(fn_.body);
+    insertRoots();
+    return true;
+  }
+
+ private:
+  struct NewRoot {
+    std::string name;
+    MemSpace space;
+    int64_t size;
+    SourceLoc loc;
+  };
+
+  Function& fn_;
+  const Program& program_;
+  StorageFacts facts_;
+  std::map<int, bool> follows_;
+  std::map<int, Placement> placement_;  // every Tile slot that has storage of its own or an alias
+  std::vector<NewRoot> roots_;
+  std::set<std::string> usedNames_;
+  int nextRoot_ = 0;
+
+  void rejectPlannedInput() {
+    for (const TileValue& v : facts_.values())
+      if (v.type.memref)
+        failPass(kPassName, program_, v.binder->loc,
+                 "'" + v.binder->name + "' already names planned storage (pl.MemRef(" + v.type.memref->base +
+                     ", ...)); expected an unplanned Tile program (InitMemRef plans every kernel once)");
+    std::vector<Root> roots = collectRoots(fn_);
+    if (!roots.empty())
+      failPass(kPassName, program_, roots.front().stmt->loc,
+               "'" + roots.front().name +
+                   "' is a storage root (pl.tile.alloc); expected an unplanned Tile program without storage roots");
+  }
+
+  // ---- in-place results ----
+
+  /// Values whose bytes are `result`'s own after the in-place write: views and in-place results
+  /// built on it, control-flow binders fed only by such values, and the results of the loop that
+  /// holds the write when its backedge carries such a value (a zero-trip run never wrote).
+  std::set<int> derivedFrom(const TileValue& result) const {
+    std::set<int> derived = {result.slot};
+    int writeLoop = facts_.innermostLoop(result.point);
+    auto inside = [&](const TileValue& v) {
+      for (int l = writeLoop; l >= 0; l = facts_.loops()[l].parent)
+        if (facts_.loops()[l].stmt == v.stmt) return true;
+      return false;
+    };
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (const TileValue& v : facts_.values()) {
+        if (derived.count(v.slot)) continue;
+        bool add = false;
+        if (v.kind == ValueKind::View || v.kind == ValueKind::InPlace) add = derived.count(v.source) != 0;
+        if (!v.incoming.empty())
+          add = std::all_of(v.incoming.begin(), v.incoming.end(), [&](int s) { return derived.count(s) != 0; });
+        if (v.kind == ValueKind::LoopResult && v.incoming.size() > 1 && derived.count(v.incoming[1]) && inside(v))
+          add = true;
+        if (add) changed = derived.insert(v.slot).second || changed;
+      }
+    }
+    return derived;
+  }
+
+  /// Whether the storage an in-place op writes may still be read as another value afterwards.
+  bool inputObservableAfter(const TileValue& result, const AliasFamilies& families) const {
+    const std::vector<int>& written = families.family(result.source);
+    const std::set<int> derived = derivedFrom(result);
+    for (const Use& u : facts_.uses()) {
+      const TileValue* v = facts_.value(u.slot);
+      if (!v || derived.count(u.slot) || !intersects(families.family(u.slot), written)) continue;
+      if (u.point == result.point && u.slot != result.source) return true;  // read through another operand
+      if (u.point > result.point) return true;
+      // A read up to the write (the op's own read of its input included) repeats in a later trip of
+      // a loop holding the write, unless the value is rebound on every trip (defined in the body,
+      // or a carry of that loop).
+      for (int l = facts_.innermostLoop(result.point); l >= 0; l = facts_.loops()[l].parent) {
+        const LoopExtent& loop = facts_.loops()[l];
+        if (u.point > loop.header && loop.contains(u.point) && v->point < loop.header) return true;
+      }
+    }
+    return false;
+  }
+
+  // ---- placement ----
+
+  std::string freshRootName(MemSpace space) {
+    for (;;) {
+      std::string name = "mem_" + lowercase(memSpaceName(space)) + "_" + std::to_string(nextRoot_++);
+      if (usedNames_.insert(name).second) return name;
+    }
+  }
+
+  Placement freshStorage(const TileValue& v) {
+    const int64_t bytes = tileBytes(v.type);
+    NewRoot root{freshRootName(v.type.space), v.type.space, bytes, v.binder->loc};
+    roots_.push_back(root);
+    return Placement{MemRef{root.name, Extent::constant(0), bytes}, Frame{v.type, Extent::constant(0), {}, {}}};
+  }
+
+  const Placement& placementOf(int slot) const {
+    auto it = placement_.find(slot);
+    if (it == placement_.end()) throw std::logic_error("InitMemRef: slot " + std::to_string(slot) + " has no storage yet");
+    return it->second;
+  }
+
+  /// A slice: the window at `offset` of the source's frame, keeping the frame's pitch and layout.
+  Placement sliceOf(const TileValue& v) const {
+    const Placement& src = placementOf(v.source);
+    const Expr& offsets = *v.call->arg("offset");
+    Frame frame = src.frame;
+    frame.row = plus(frame.row, offsets.args[0]->kind == Expr::Kind::IntLit ? Extent::constant(offsets.args[0]->intValue)
+                                                                          : Extent::dynamic());
+    frame.col = plus(frame.col, offsets.args[1]->kind == Expr::Kind::IntLit ? Extent::constant(offsets.args[1]->intValue)
+                                                                          : Extent::dynamic());
+    const bool known = frame.row.isConst() && frame.col.isConst() && frame.base.isConst();
+    const int64_t r = known ? frame.row.value : 0, c = known ? frame.col.value : 0;
+    Extent offset = known ? Extent::constant(frame.base.value + elementOffset(frame.type, r, c) * dtypeSize(frame.type.dtype))
+                          : Extent::dynamic();
+    return Placement{MemRef{src.memref.base, offset, windowSpan(frame.type, r, c, v.type.rows(), v.type.cols())}, frame};
+  }
+
+  /// A relabel (reshape, transpose_view): the same bytes addressed as the new type.
+  Placement relabelOf(const TileValue& v) const {
+    const Placement& src = placementOf(v.source);
+    Placement p = src;
+    p.frame = Frame{v.type, src.memref.offset, {}, {}};
+    if (opInfo(v.call->op).family == OpFamily::Reshape) p.memref.size = std::max(tileBytes(v.type), src.memref.size);
+    return p;
+  }
+
+  void place(const TileValue& v) {
+    switch (v.kind) {
+      case ValueKind::Fresh: placement_[v.slot] = freshStorage(v); return;
+      case ValueKind::InPlace:
+        placement_[v.slot] = follows_.at(v.slot) ? placementOf(v.source) : freshStorage(v);
+        return;
+      case ValueKind::View: {
+        if (v.call->kind == Expr::Kind::Name) {
+          placement_[v.slot] = placementOf(v.source);
+          return;
+        }
+        OpFamily family = opInfo(v.call->op).family;
+        if (family == OpFamily::Slice) placement_[v.slot] = sliceOf(v);
+        else if (family == OpFamily::SetValidShape) placement_[v.slot] = placementOf(v.source);
+        else placement_[v.slot] = relabelOf(v);
+        return;
+      }
+      case ValueKind::LoopCarry:
+      case ValueKind::LoopResult:
+      case ValueKind::BranchResult:
+        // No annotation in the text: the binder denotes the storage of what is bound to it. Its
+        // views and in-place results are named after the storage on entry (PyPTO's InitMemRef
+        // group of the init or the then-arm value); liveness covers every possible storage.
+        if (!v.incoming.empty() && v.incoming[0] >= 0) placement_[v.slot] = placementOf(v.incoming[0]);
+        return;
+    }
+  }
+
+  // ---- rewriting ----
+
+  void annotate(Binder& b) {
+    const TileValue* v = facts_.value(b.slot);
+    if (!v || !v->isAssign()) return;
+    Type t = b.type;
+    t.memref = placementOf(b.slot).memref;
+    b.annotation = t;
+  }
+
+  void annotateBinders(Block& body) {
+    for (StmtPtr& s : body) {
+      switch (s->kind) {
+        case Stmt::Kind::Assign: annotate(s->as<AssignStmt>().target); break;
+        case Stmt::Kind::For: annotateBinders(s->as<ForStmt>().body); break;
+        case Stmt::Kind::While: annotateBinders(s->as<WhileStmt>().body); break;
+        case Stmt::Kind::If:
+          annotateBinders(s->as<IfStmt>().thenBody);
+          annotateBinders(s->as<IfStmt>().elseBody);
+          break;
+        default: break;
+      }
+    }
+  }
+
+  void insertRoots() {
+    Block body;
+    for (const NewRoot& r : roots_) body.push_back(makeRootStatement(r.name, r.space, r.size, r.loc));
+    for (StmtPtr& s : fn_.body) body.push_back(std::move(s));
+    fn_.body = std::move(body);
+  }
+
+ public:
+  void reserveNames() {
+    for (const Param& p : fn_.params) usedNames_.insert(p.name);
+    collectNames(fn_.body, usedNames_);
+  }
+};
+
+bool isPlannedKernel(const Function& f) {
+  return f.stage == FunctionStage::Tile && f.type != FunctionType::Orchestration;
+}
+
+class InitMemRefPass final : public Pass {
+ public:
+  std::string_view name() const override { return kPassName; }
+  std::string_view summary() const override {
+    return "gives every Tile value planned storage: a root per allocation identity, views and in-place results "
+           "sharing their input's";
+  }
+
+  bool run(Program& program, const PassContext&) override {
+    bool changed = false;
+    for (Function& f : program.functions) {
+      if (!isPlannedKernel(f)) continue;
+      FunctionPlanner planner(f, program);
+      planner.reserveNames();
+      changed = planner.run() || changed;
+    }
+    return changed;
+  }
+
+  /// Closure: every Tile value bound by an assignment names its storage, and no root has an address.
+  std::vector<Diagnostic> checkPostcondition(const Program& program, const PassContext&) const override {
+    std::vector<Diagnostic> out;
+    for (const Function& f : program.functions) {
+      if (!isPlannedKernel(f)) continue;
+      StorageFacts facts(f);
+      for (const TileValue& v : facts.values())
+        if (v.isAssign() && !v.type.memref)
+          out.push_back(Diagnostic{Severity::Error, program.source ? program.source->name : "", v.binder->loc,
+                                   "InitMemRef left '" + v.binder->name + "' without a pl.MemRef", {}});
+      for (const Root& r : collectRoots(f))
+        if (r.addr)
+          out.push_back(Diagnostic{Severity::Error, program.source ? program.source->name : "", r.stmt->loc,
+                                   "InitMemRef placed root '" + r.name + "' at an address", {}});
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> createInitMemRefPass() { return std::make_unique<InitMemRefPass>(); }
+
+}  // namespace ptodiff

@@ -1,0 +1,233 @@
+#include "compiler/passes/VerifyTileStorage.h"
+
+#include "compiler/planners/Liveness.h"
+#include "compiler/planners/PlannedStorage.h"
+
+namespace ptodiff {
+
+namespace {
+
+using namespace storage;
+
+constexpr std::string_view kPassName = "VerifyTileStorage";
+
+std::string q(const std::string& name) { return "'" + name + "'"; }
+std::string range(int64_t begin, int64_t end) { return "[" + std::to_string(begin) + ", " + std::to_string(end) + ")"; }
+
+class KernelStorageChecker {
+ public:
+  KernelStorageChecker(const Function& fn, const PassContext& context, std::string file,
+                       std::vector<Diagnostic>& out, bool generations)
+      : fn_(fn), context_(context), file_(std::move(file)), out_(out), generations_(generations), facts_(fn),
+        families_(facts_, plannedInPlacePolicy(facts_)), live_(facts_, families_) {}
+
+  void run() {
+    roots_ = rootsByName(fn_);
+    tiles_ = tilesByRoot(facts_);
+    checkRoots();
+    for (const TileValue& v : facts_.values())
+      if (v.isAssign()) checkMemRef(v);
+    if (!addressed()) checkAddresslessCapacity();
+    checkOverlap();
+    if (generations_) checkGenerations();
+  }
+
+ private:
+  const Function& fn_;
+  const PassContext& context_;
+  std::string file_;
+  std::vector<Diagnostic>& out_;
+  bool generations_;
+  StorageFacts facts_;
+  AliasFamilies families_;
+  Liveness live_;
+  std::map<std::string, Root> roots_;
+  std::map<std::string, std::vector<const Type*>> tiles_;
+
+  bool addressed() const { return plannerAssignsAddresses(context_.planner); }
+  std::string planner() const { return std::string(plannerName(context_.planner)); }
+
+  Diagnostic& error(SourceLoc loc, const std::string& rule, const std::string& message) {
+    out_.push_back(Diagnostic{Severity::Error, file_, loc,
+                              std::string(kPassName) + " [" + rule + "]: " + message, {}});
+    return out_.back();
+  }
+  void note(Diagnostic& d, SourceLoc loc, const std::string& message) {
+    d.notes.push_back(Diagnostic{Severity::Note, file_, loc, message, {}});
+  }
+
+  void checkRoots() {
+    for (const auto& [name, r] : roots_) {
+      const SpaceDesc& space = context_.target->space(r.space);
+      const std::string where = q(name) + " (" + std::string(memSpaceName(r.space)) + ", " +
+                                std::to_string(r.size) + " bytes)";
+      if (!addressed()) {
+        if (r.addr) error(r.stmt->loc, "P1", where + " has addr=" + std::to_string(*r.addr) + ", but " + planner() +
+                                                 " gives allocation identities only; expected no address");
+        continue;
+      }
+      if (!r.addr) {
+        error(r.stmt->loc, "P1", where + " has no address, but " + planner() +
+                                     " places every root; expected pl.tile.alloc(..., addr=A)");
+        continue;
+      }
+      auto tiles = tiles_.find(name);
+      const int64_t alignment =
+          storageAlignment(tiles == tiles_.end() ? std::vector<const Type*>{} : tiles->second, *context_.target);
+      ByteRange bytes{*r.addr, *r.addr + r.size};
+      if (*r.addr % alignment != 0)
+        error(r.stmt->loc, "P14", where + " starts at " + std::to_string(*r.addr) + ", not a multiple of " +
+                                      std::to_string(alignment) + " bytes");
+      if (bytes.end > space.capacity)
+        error(r.stmt->loc, "P14", where + " occupies " + range(bytes.begin, bytes.end) + ", but " +
+                                      capacityText(*context_.target, r.space));
+      else if (space.reserved && space.reserved->overlaps(bytes))
+        error(r.stmt->loc, "P14", where + " occupies " + range(bytes.begin, bytes.end) + ", touching the reserved range " +
+                                      range(space.reserved->begin, space.reserved->end) + " of " +
+                                      std::string(context_.target->name));
+    }
+  }
+
+  /// Closure of one value's MemRef.
+  void checkMemRef(const TileValue& v) {
+    const std::string name = q(v.binder->name);
+    if (!v.type.memref) {
+      error(v.binder->loc, "P18", name + " has no pl.MemRef; expected every Tile value of a planned kernel to name its storage");
+      return;
+    }
+    const MemRef& m = *v.type.memref;
+    auto root = roots_.find(m.base);
+    if (root == roots_.end()) {
+      error(v.binder->loc, "P18", name + " names " + q(m.base) + ", which is not a storage root of this kernel");
+      return;
+    }
+    const Root& r = root->second;
+    const bool isSlice = v.kind == ValueKind::View && v.call->kind == Expr::Kind::Call &&
+                         opInfo(v.call->op).family == OpFamily::Slice;
+    if (m.size <= 0) error(v.binder->loc, "P14", name + " has a MemRef of " + std::to_string(m.size) + " bytes");
+    if (v.kind != ValueKind::View && m.size < tileBytes(v.type))
+      error(v.binder->loc, "P14", "the MemRef of " + name + " holds " + std::to_string(m.size) +
+                                      " bytes but the tile needs " + std::to_string(tileBytes(v.type)));
+    if (!m.offset.isConst()) {
+      if (!isSlice)
+        error(v.binder->loc, "P14", name + " has a runtime MemRef offset; only a slice window may be placed at run time");
+      else if (m.size > r.size)
+        error(v.binder->loc, "P14", "the window of " + name + " spans " + std::to_string(m.size) + " bytes, more than root " +
+                                        q(r.name) + " holds (" + std::to_string(r.size) + ")");
+      return;
+    }
+    const int64_t offset = m.offset.value;
+    // P14 holds for the Buffer path; a Tile-path kernel may keep a window at any element offset
+    // (its roots are still aligned: every identity starts at its root's aligned base).
+    const bool bufferPath = fn_.bufferIRSelected != false;
+    if (offset < 0 || (offset % 32 != 0 && (bufferPath || v.kind != ValueKind::View)))
+      error(v.binder->loc, "P14", name + " has MemRef offset " + std::to_string(offset) +
+                                      "; expected a nonnegative multiple of 32");
+    const int64_t base = r.addr.value_or(0);
+    if (offset - base < 0 || offset - base + m.size > r.size)
+      error(v.binder->loc, "P14", name + " occupies " + range(offset, offset + m.size) + ", outside root " + q(r.name) +
+                                      " at " + range(base, base + r.size));
+    if (v.kind == ValueKind::View) checkInsideSource(v, m);
+  }
+
+  void checkInsideSource(const TileValue& v, const MemRef& m) {
+    std::optional<MemRef> src = facts_.staticMemRef(v.source);
+    if (!src) return;
+    if (src->base != m.base) {
+      error(v.binder->loc, "P18", q(v.binder->name) + " is a view but names root " + q(m.base) + " while its source names " +
+                                      q(src->base));
+      return;
+    }
+    if (!src->offset.isConst()) return;
+    const int64_t so = src->offset.value;
+    if (m.offset.value < so || m.offset.value + m.size > so + src->size)
+      error(v.binder->loc, "P18", q(v.binder->name) + " occupies " + range(m.offset.value, m.offset.value + m.size) +
+                                      ", outside its source's window " + range(so, so + src->size));
+  }
+
+  void checkAddresslessCapacity() {
+    std::vector<Root> ordered = collectRoots(fn_);
+    std::map<MemSpace, int64_t> used = addresslessFootprint(ordered, tiles_, *context_.target);
+    for (const auto& [space, bytes] : used)
+      if (bytes > context_.target->space(space).usableEnd())
+        error(fn_.loc, "P1", "the " + std::string(memSpaceName(space)) + " roots of kernel " + q(fn_.name) + " need " +
+                                 std::to_string(bytes) + " bytes together, but " + capacityText(*context_.target, space));
+  }
+
+  /// Bytes of an identity in one comparable frame: absolute under addressed planners, root-relative
+  /// (and compared only within one root) under PTOAS.
+  std::optional<ByteWindow> bytesOf(int identity) const {
+    std::optional<ByteWindow> w = identityWindow(facts_, identity);
+    if (!w || !addressed()) return w;
+    w->root.clear();  // one address space per memory space
+    return w;
+  }
+
+  /// One root per identity cannot hold two trips' generations of it at once (L9).
+  void checkGenerations() {
+    for (const GenerationOverlap& g : live_.generationOverlaps()) {
+      const TileValue* def = facts_.value(g.identity);
+      Diagnostic& d = error(g.use->expr->loc, "L9",
+                            q(g.use->expr->name) + " may still hold the previous trip's " + live_.describe(g.identity) +
+                                " after this trip wrote it again; keeping both generations needs a copy "
+                                "(MaterializeSemanticAliases' parallel transfers, not in the pipeline yet)");
+      note(d, def->binder->loc, q(def->binder->name) + " is written here on every trip");
+    }
+  }
+
+  void checkOverlap() {
+    const std::vector<int>& ids = families_.identities();
+    for (size_t i = 0; i < ids.size(); ++i) {
+      const TileValue* a = facts_.value(ids[i]);
+      std::optional<ByteWindow> wa = bytesOf(ids[i]);
+      if (!wa) continue;
+      for (size_t j = i + 1; j < ids.size(); ++j) {
+        const TileValue* b = facts_.value(ids[j]);
+        std::optional<ByteWindow> wb = bytesOf(ids[j]);
+        if (!wb || a->type.space != b->type.space || wa->root != wb->root || !wa->overlaps(*wb)) continue;
+        Overlap rel = live_.relation(ids[i], ids[j]);
+        if (rel == Overlap::Disjoint || (rel == Overlap::InPlace && *wa == *wb)) continue;
+        Diagnostic& d = error(b->binder->loc, "P18",
+                              live_.describe(ids[i]) + " and " + live_.describe(ids[j]) +
+                                  " are live at the same time but their storage overlaps: " + range(wa->begin, wa->end) +
+                                  " and " + range(wb->begin, wb->end) + " of " + std::string(memSpaceName(a->type.space)) +
+                                  (rel == Overlap::InPlace ? " (an in-place op may only write exactly its input's window)" : ""));
+        note(d, a->binder->loc, q(a->binder->name) + " is defined here");
+      }
+    }
+  }
+};
+
+bool isPlannedKernel(const Function& f) {
+  return f.stage == FunctionStage::Tile && f.type != FunctionType::Orchestration;
+}
+
+class VerifyTileStoragePass final : public Pass {
+ public:
+  std::string_view name() const override { return kPassName; }
+  std::string_view summary() const override {
+    return "checks planned storage: closure, capacity, and no overlap of simultaneously live allocations";
+  }
+
+  bool run(Program& program, const PassContext& context) override {
+    std::vector<Diagnostic> problems = checkTileStorage(program, context);
+    if (problems.empty()) return false;
+    Diagnostic first = problems.front();
+    for (size_t i = 1; i < problems.size(); ++i) first.notes.push_back(problems[i]);
+    throw DiagnosticError(std::move(first));
+  }
+};
+
+}  // namespace
+
+std::vector<Diagnostic> checkTileStorage(const Program& program, const PassContext& context, bool generations) {
+  std::vector<Diagnostic> out;
+  const std::string file = program.source ? program.source->name : std::string();
+  for (const Function& f : program.functions)
+    if (isPlannedKernel(f)) KernelStorageChecker(f, context, file, out, generations).run();
+  return out;
+}
+
+std::unique_ptr<Pass> createVerifyTileStoragePass() { return std::make_unique<VerifyTileStoragePass>(); }
+
+}  // namespace ptodiff

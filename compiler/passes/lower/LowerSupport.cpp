@@ -1,0 +1,181 @@
+#include "compiler/passes/lower/LowerSupport.h"
+
+#include <numeric>
+
+#include "compiler/text/Printer.h"
+
+namespace ptodiff::lower {
+
+void Failure::fail(std::string_view rule, std::string_view op, SourceLoc loc, const std::string& message) const {
+  Diagnostic d;
+  d.severity = Severity::Error;
+  d.file = file_;
+  d.loc = loc;
+  d.message = std::string(kPassName) + ": [" + std::string(rule) + "] " + std::string(op) + ": " + message;
+  throw DiagnosticError(std::move(d));
+}
+
+std::string opName(const Expr& call) {
+  if (call.kind != Expr::Kind::Call) return "expression";
+  return std::string(opInfo(call.op).spelling);
+}
+
+// ---- valid extents ----
+
+std::optional<int64_t> literalInt(const Expr& e) {
+  if (e.kind == Expr::Kind::IntLit) return e.intValue;
+  if (e.kind == Expr::Kind::Unary && e.unop == UnOp::Neg && e.args[0] && e.args[0]->kind == Expr::Kind::IntLit)
+    return -e.args[0]->intValue;
+  return std::nullopt;
+}
+
+ValidExt ValidExt::of(int64_t value) {
+  ValidExt v;
+  v.constant = value;
+  v.key = std::to_string(value);
+  return v;
+}
+
+ValidExt ValidExt::of(const Expr& e) {
+  if (std::optional<int64_t> c = literalInt(e)) return of(*c);
+  ValidExt v;
+  v.expr = std::shared_ptr<const Expr>(e.clone());
+  v.key = "(" + printExpr(e) + ")";
+  return v;
+}
+
+ExprPtr ValidExt::build(SourceLoc loc) const {
+  if (constant) return intExpr(*constant, loc);
+  return rewriteScalar(*expr);
+}
+
+Valid2 fullValid(int64_t rows, int64_t cols) { return {ValidExt::of(rows), ValidExt::of(cols)}; }
+
+bool sameValid(const Valid2& a, const Valid2& b) { return a[0].key == b[0].key && a[1].key == b[1].key; }
+bool allConst(const Valid2& v) { return v[0].isConst() && v[1].isConst(); }
+bool anyZero(const Valid2& v) { return v[0].isZero() || v[1].isZero(); }
+
+std::string validKey(const Valid2& v) { return v[0].key + "x" + v[1].key; }
+
+std::string validText(const Valid2& v) {
+  auto one = [](const ValidExt& e) { return e.constant ? std::to_string(*e.constant) : printExpr(*e.expr); };
+  return "[" + one(v[0]) + ", " + one(v[1]) + "]";
+}
+
+// ---- builders ----
+
+ExprPtr nameExpr(const std::string& name, SourceLoc loc) { return Expr::nameRef(name, loc); }
+
+ExprPtr intExpr(int64_t v, SourceLoc loc) {
+  if (v < 0) return Expr::unary(UnOp::Neg, Expr::intLit(-v, loc), loc);
+  return Expr::intLit(v, loc);
+}
+
+ExprPtr pairExpr(ExprPtr a, ExprPtr b, SourceLoc loc) {
+  std::vector<ExprPtr> elems;
+  elems.push_back(std::move(a));
+  elems.push_back(std::move(b));
+  return Expr::list(std::move(elems), loc);
+}
+
+ExprPtr validPair(const Valid2& v, SourceLoc loc) { return pairExpr(v[0].build(loc), v[1].build(loc), loc); }
+
+ExprPtr callExpr(Opcode op, std::vector<ExprPtr> args, SourceLoc loc) { return Expr::call(op, std::move(args), loc); }
+
+StmtPtr evalStmt(ExprPtr call, SourceLoc loc) {
+  auto s = std::make_unique<EvalStmt>(loc);
+  s->expr = std::move(call);
+  return s;
+}
+
+StmtPtr annotatedAssign(const std::string& name, const Type& type, ExprPtr value, SourceLoc loc) {
+  auto s = std::make_unique<AssignStmt>(loc);
+  s->target.name = name;
+  s->target.annotation = type;
+  s->target.loc = loc;
+  s->value = std::move(value);
+  return s;
+}
+
+Type bufferTypeOf(const Type& tile, const std::optional<Valid2>& valid) {
+  Type t = tile;
+  t.kind = Type::Kind::Buffer;
+  t.memref.reset();
+  t.valid.reset();
+  if (valid) {
+    std::array<Extent, 2> extents;
+    for (int axis = 0; axis < 2; ++axis)
+      extents[axis] = (*valid)[axis].constant ? Extent::constant(*(*valid)[axis].constant) : Extent::dynamic();
+    t.valid = extents;
+    t.canonicalizeValid();
+  }
+  return t;
+}
+
+Type dynamicBufferTypeOf(const Type& tile) {
+  Type t = bufferTypeOf(tile, std::nullopt);
+  t.valid = std::array<Extent, 2>{Extent::dynamic(), Extent::dynamic()};
+  return t;
+}
+
+ExprPtr rewriteScalar(const Expr& e) {
+  ExprPtr out = e.clone();
+  if (out->kind == Expr::Kind::Call) {
+    switch (out->op) {
+      case Opcode::TileGetBlockIdx: out->op = Opcode::BufGetBlockIdx; break;
+      case Opcode::TileGetBlockNum: out->op = Opcode::BufGetBlockNum; break;
+      case Opcode::TileGetSubblockIdx: out->op = Opcode::BufGetSubblockIdx; break;
+      default: break;
+    }
+  }
+  for (size_t i = 0; i < e.args.size(); ++i)
+    if (e.args[i]) out->args[i] = rewriteScalar(*e.args[i]);
+  return out;
+}
+
+// ---- names ----
+
+std::string NameAllocator::fresh(const std::string& stem) {
+  std::string name = stem;
+  for (int i = 1; used_.count(name); ++i) name = stem + "_" + std::to_string(i);
+  used_.insert(name);
+  return name;
+}
+
+// ---- alignment proofs ----
+
+bool provablyMultipleOf(const Expr& e, int64_t m, const std::map<int, const Expr*>& defs, int depth) {
+  if (m <= 1) return true;
+  if (depth > 32) return false;  // a long definition chain: give up rather than recurse without bound
+  if (std::optional<int64_t> c = literalInt(e)) return *c % m == 0;
+  switch (e.kind) {
+    case Expr::Kind::Name: {
+      auto def = defs.find(e.slot);
+      return def != defs.end() && def->second && provablyMultipleOf(*def->second, m, defs, depth + 1);
+    }
+    case Expr::Kind::Unary:
+      return e.unop == UnOp::Neg && provablyMultipleOf(*e.args[0], m, defs, depth + 1);
+    case Expr::Kind::Binary:
+      switch (e.binop) {
+        case BinOp::Add:
+        case BinOp::Sub:
+          return provablyMultipleOf(*e.args[0], m, defs, depth + 1) &&
+                 provablyMultipleOf(*e.args[1], m, defs, depth + 1);
+        case BinOp::Mul: {
+          // a * b is a multiple of m when a is a multiple of m / gcd(m, b's literal) (or vice versa).
+          for (int side = 0; side < 2; ++side) {
+            if (std::optional<int64_t> c = literalInt(*e.args[side])) {
+              int64_t rest = m / std::gcd(m, *c < 0 ? -*c : *c);
+              if (rest == 1 || provablyMultipleOf(*e.args[1 - side], rest, defs, depth + 1)) return true;
+            }
+          }
+          return provablyMultipleOf(*e.args[0], m, defs, depth + 1) ||
+                 provablyMultipleOf(*e.args[1], m, defs, depth + 1);
+        }
+        default: return false;
+      }
+    default: return false;
+  }
+}
+
+}  // namespace ptodiff::lower

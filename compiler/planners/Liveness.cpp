@@ -1,0 +1,176 @@
+#include "compiler/planners/Liveness.h"
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+
+namespace ptodiff::storage {
+
+Liveness::Liveness(const StorageFacts& facts, const AliasFamilies& families) : facts_(facts), families_(families) {
+  for (const Use& u : facts_.uses()) usesAt_[u.point].push_back(&u);
+  collectReferences();
+  extendOverLoops();
+}
+
+void Liveness::collectReferences() {
+  auto reference = [&](int slot, int point) {
+    for (int identity : families_.family(slot)) {
+      auto [it, fresh] = ranges_.try_emplace(identity, LiveRange{point, point});
+      if (fresh) continue;
+      it->second.start = std::min(it->second.start, point);
+      it->second.end = std::max(it->second.end, point);
+    }
+  };
+  for (const TileValue& v : facts_.values()) reference(v.slot, v.point);
+  for (const Use& u : facts_.uses())
+    if (facts_.value(u.slot)) reference(u.slot, u.point);
+}
+
+void Liveness::extendOverLoops() {
+  // Which identities each loop's carries may hold, and which identities are referenced inside it.
+  const std::vector<LoopExtent>& loops = facts_.loops();
+  std::vector<std::vector<int>> carried(loops.size()), referenced(loops.size());
+  for (const TileValue& v : facts_.values()) {
+    if (v.kind == ValueKind::LoopCarry)
+      for (int identity : families_.family(v.slot)) carried[v.loop].push_back(identity);
+  }
+  auto noteReference = [&](int slot, int point) {
+    for (size_t l = 0; l < loops.size(); ++l)
+      if (loops[l].contains(point))
+        for (int identity : families_.family(slot)) referenced[l].push_back(identity);
+  };
+  for (const TileValue& v : facts_.values()) noteReference(v.slot, v.point);
+  for (const Use& u : facts_.uses())
+    if (facts_.value(u.slot)) noteReference(u.slot, u.point);
+
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (size_t l = 0; l < loops.size(); ++l) {
+      const LoopExtent& loop = loops[l];
+      auto widen = [&](int identity, bool wholeLoop) {
+        LiveRange& r = ranges_.at(identity);
+        LiveRange before = r;
+        if (wholeLoop) r.start = std::min(r.start, loop.header);
+        r.end = std::max(r.end, loop.backedge);
+        changed = changed || r.start != before.start || r.end != before.end;
+      };
+      for (int identity : carried[l]) widen(identity, true);
+      for (int identity : referenced[l])
+        if (ranges_.at(identity).start < loop.header) widen(identity, false);
+    }
+  }
+}
+
+LiveRange Liveness::range(int identity) const {
+  auto it = ranges_.find(identity);
+  if (it == ranges_.end()) throw std::logic_error("Liveness: slot " + std::to_string(identity) + " is not an identity");
+  return it->second;
+}
+
+bool Liveness::readsInPlace(const TileValue& result, int operandSlot) const {
+  if (result.kind != ValueKind::Fresh || !result.call || result.call->kind != Expr::Kind::Call) return false;
+  const OpInfo& info = opInfo(result.call->op);
+  bool elementwise =
+      info.family == OpFamily::Binary || info.family == OpFamily::Unary || info.family == OpFamily::TileScalar;
+  const TileValue* operand = facts_.value(operandSlot);
+  return elementwise && info.effects.inPlaceSafe && operand && families_.coversWholeIdentity(operandSlot) &&
+         samePhysicalTile(operand->type, result.type);
+}
+
+bool Liveness::endsInPlaceInto(int ending, int starting) const {
+  const TileValue* result = facts_.value(starting);
+  const LiveRange endRange = range(ending);
+  if (!result || result->point != endRange.end || range(starting).start != result->point) return false;
+  auto at = usesAt_.find(result->point);
+  if (at == usesAt_.end()) return false;
+  bool readsEnding = false;
+  for (const Use* u : at->second) {
+    const std::vector<int>& family = families_.family(u->slot);
+    if (std::find(family.begin(), family.end(), ending) == family.end()) continue;
+    if (family.size() != 1 || !readsInPlace(*result, u->slot)) return false;
+    readsEnding = true;
+  }
+  return readsEnding;
+}
+
+Overlap Liveness::relation(int a, int b) const {
+  LiveRange ra = range(a), rb = range(b);
+  if (!ra.intersects(rb)) return Overlap::Disjoint;
+  if (ra.end == rb.start && endsInPlaceInto(a, b)) return Overlap::InPlace;
+  if (rb.end == ra.start && endsInPlaceInto(b, a)) return Overlap::InPlace;
+  return Overlap::Conflict;
+}
+
+std::vector<GenerationOverlap> Liveness::generationOverlaps() const {
+  std::vector<GenerationOverlap> out;
+  for (int identity : families_.identities()) {
+    const TileValue* def = facts_.value(identity);
+    if (!def || facts_.innermostLoop(def->point) < 0) continue;
+    auto holds = [&](int slot) {
+      const std::vector<int>& f = families_.family(slot);
+      return std::binary_search(f.begin(), f.end(), identity);
+    };
+    // Values that may hold an earlier generation once this trip has rewritten the identity: those
+    // bound before its definition (their only way to it is a carry), and what is built on them.
+    std::set<int> stale;
+    for (const TileValue& v : facts_.values())
+      if (v.point < def->point && holds(v.slot)) stale.insert(v.slot);
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (const TileValue& v : facts_.values()) {
+        if (v.point <= def->point || stale.count(v.slot) || !holds(v.slot)) continue;
+        bool fromStale = (v.kind == ValueKind::View || v.kind == ValueKind::InPlace) && stale.count(v.source);
+        // Leaving a loop that holds the definition yields the last trip's value: the init only
+        // reaches the result when no trip (and so no rewrite) ran.
+        bool leavesDefiningLoop = v.kind == ValueKind::LoopResult && v.incoming.size() > 1 &&
+                                  loopOf(v.stmt) && loopOf(v.stmt)->contains(def->point);
+        for (size_t k = leavesDefiningLoop ? 1 : 0; k < v.incoming.size(); ++k)
+          fromStale = fromStale || stale.count(v.incoming[k]);
+        if (fromStale) changed = stale.insert(v.slot).second || changed;
+      }
+    }
+    for (const Use& u : facts_.uses()) {
+      if (!stale.count(u.slot)) continue;
+      if (readAgainInALaterTrip(u, def->point)) {
+        out.push_back(GenerationOverlap{identity, &u, u.slot});
+        continue;
+      }
+      if (u.point < def->point || facts_.exclusive(u.point, def->point)) continue;
+      // The defining op itself may read the old generation only as an in-place-safe op reading
+      // exactly the storage it writes.
+      if (u.point == def->point && readsInPlace(*def, u.slot)) continue;
+      out.push_back(GenerationOverlap{identity, &u, u.slot});
+    }
+  }
+  return out;
+}
+
+bool Liveness::readAgainInALaterTrip(const Use& u, int definition) const {
+  const TileValue* v = facts_.value(u.slot);
+  for (int l = facts_.innermostLoop(definition); l >= 0; l = facts_.loops()[l].parent) {
+    const LoopExtent& loop = facts_.loops()[l];
+    if (v && v->point < loop.header && loop.header < u.point && loop.contains(u.point)) return true;
+  }
+  return false;
+}
+
+const LoopExtent* Liveness::loopOf(const Stmt* loop) const {
+  for (const LoopExtent& l : facts_.loops())
+    if (l.stmt == loop) return &l;
+  return nullptr;
+}
+
+uint32_t Liveness::lineOf(int point) const {
+  const Stmt* s = facts_.statementAt(point);
+  return s ? s->loc.line : 0;
+}
+
+std::string Liveness::describe(int identity) const {
+  const TileValue* v = facts_.value(identity);
+  if (!v || !v->binder) return "slot " + std::to_string(identity);
+  return "'" + v->binder->name + "' (line " + std::to_string(v->binder->loc.line) + ")";
+}
+
+}  // namespace ptodiff::storage

@@ -1,0 +1,81 @@
+// Lifetimes of allocation identities, shared by the three planners and VerifyTileStorage.
+//
+// An identity is live from the first to the last program point at which any value of its alias
+// family is defined or used (a use of a value counts for every identity the value may live in, so
+// a loop carry keeps both its initial and its backedge storage alive). Two extensions make the
+// linear ranges sound for loops:
+//   - storage defined before a loop and referenced inside it lives until the loop's backedge point
+//     (the next iteration reads it again);
+//   - storage that may be bound to a carry of a loop lives over the whole loop.
+// Loop backedge points are never statement points, so an extended lifetime never ends exactly where
+// a statement defines a value: the in-place exception below cannot apply to it.
+//
+// Two identities whose ranges do not intersect may share storage. When one ends exactly where the
+// other is defined, they may share the *identical* window only if the defining op can run in place
+// (an in-place-safe elementwise op, semantics.md §5 `overlap`) and reads the ending identity only
+// through values covering its whole storage with the result's physical type: a window (slice) of
+// it never qualifies (W13), nor does recip, move, extract, matmul or a reduction.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "compiler/planners/StorageFacts.h"
+
+namespace ptodiff::storage {
+
+struct LiveRange {
+  int start = -1, end = -1;  // program points, inclusive
+  bool intersects(const LiveRange& o) const { return start <= o.end && o.start <= end; }
+};
+
+enum class Overlap : uint8_t {
+  Disjoint,  // never live together: may share any bytes
+  InPlace,   // one ends where an in-place op defines the other: may share exactly the same window
+  Conflict,  // live together: bytes must be disjoint
+};
+
+/// A read of an earlier trip's generation of an identity after the current trip rewrote it: the
+/// identity is defined in a loop, and `use` reads a value bound before that definition (through a
+/// carry) that may hold the previous trip's bytes. No placement of one root per identity can keep
+/// both generations: only a copy (MaterializeSemanticAliases' parallel transfers, L9) can.
+struct GenerationOverlap {
+  int identity = -1;
+  const Use* use = nullptr;
+  int stale = -1;  // the slot read
+};
+
+class Liveness {
+ public:
+  Liveness(const StorageFacts& facts, const AliasFamilies& families);
+
+  LiveRange range(int identity) const;
+  Overlap relation(int a, int b) const;
+  /// Every read of a stale generation (empty for kernels without such carries).
+  std::vector<GenerationOverlap> generationOverlaps() const;
+  /// "'x' (line 3)": an identity's name and where it is defined, for messages.
+  std::string describe(int identity) const;
+  /// Source line of a program point (0 when the point has no statement of its own).
+  uint32_t lineOf(int point) const;
+
+ private:
+  const StorageFacts& facts_;
+  const AliasFamilies& families_;
+  std::map<int, LiveRange> ranges_;
+  std::map<int, std::vector<const Use*>> usesAt_;
+
+  void collectReferences();
+  void extendOverLoops();
+  const LoopExtent* loopOf(const Stmt* loop) const;
+  /// Whether `u` reads a value bound outside a loop that holds `definition`: every later trip
+  /// reads it again, after the definition rewrote its storage.
+  bool readAgainInALaterTrip(const Use& u, int definition) const;
+  /// Whether `result`'s op may write its storage while reading operand `operandSlot` there: an
+  /// in-place-safe elementwise op reading a value that covers a whole identity with its type.
+  bool readsInPlace(const TileValue& result, int operandSlot) const;
+  /// Whether `ending`'s last reference is the in-place-safe definition of `starting`.
+  bool endsInPlaceInto(int ending, int starting) const;
+};
+
+}  // namespace ptodiff::storage

@@ -1,0 +1,142 @@
+#include "compiler/planners/PypToPlanner.h"
+
+#include <algorithm>
+
+#include "compiler/passes/PassManager.h"
+#include "compiler/planners/Liveness.h"
+#include "compiler/planners/PlannedStorage.h"
+
+namespace ptodiff::storage {
+
+namespace {
+
+/// A shared root: the units merged into it, largest (its first member) first.
+struct SharedRoot {
+  MemSpace space;
+  std::vector<size_t> members;
+  int64_t size = 0;
+  int64_t alignment = 32;
+};
+
+class PyPtoPlanner {
+ public:
+  PyPtoPlanner(Function& kernel, const Program& program, const Target& target)
+      : kernel_(kernel), program_(program), target_(target), facts_(kernel),
+        families_(facts_, plannedInPlacePolicy(facts_)), live_(facts_, families_) {}
+
+  bool run() {
+    std::vector<Root> roots = collectRoots(kernel_);
+    if (roots.empty()) return false;
+    units_ = placementUnits(facts_, families_, roots, target_,
+                            [&](SourceLoc loc, const std::string& m) { fail(loc, m); });
+    reuse();
+    applyPlacement(kernel_, assignAddresses());
+    return true;
+  }
+
+ private:
+  Function& kernel_;
+  const Program& program_;
+  const Target& target_;
+  StorageFacts facts_;
+  AliasFamilies families_;
+  Liveness live_;
+  std::vector<PlacementUnit> units_;
+  std::vector<SharedRoot> shared_;
+
+  [[noreturn]] void fail(SourceLoc loc, const std::string& message) const {
+    failPass("PlanMemory", program_, loc, "PYPTO: " + message);
+  }
+
+  /// Whether two identities may sit in one root at their current root-relative windows.
+  bool mayShare(int a, int b) const {
+    switch (live_.relation(a, b)) {
+      case Overlap::Disjoint: return true;
+      case Overlap::InPlace: return identityWindow(facts_, a) && identityWindow(facts_, a)->begin == identityWindow(facts_, b)->begin &&
+                                    identityWindow(facts_, a)->end == identityWindow(facts_, b)->end;
+      case Overlap::Conflict: return false;
+    }
+    return false;
+  }
+
+  /// V9: storage of a tile with runtime valid extents merges only with storage holding tiles of
+  /// the same physical type, each covering its whole root.
+  bool dynamicCompatible(const PlacementUnit& u, const SharedRoot& into) const {
+    bool dynamic = u.hasRuntimeValid;
+    for (size_t m : into.members) dynamic = dynamic || units_[m].hasRuntimeValid;
+    if (!dynamic) return true;
+    const Type* model = nullptr;
+    auto whole = [&](const PlacementUnit& unit) {
+      for (const Type* t : unit.tiles) {
+        if (!model) model = t;
+        if (!samePhysicalTile(*t, *model) || !t->memref || !(t->memref->offset == Extent::constant(0)) ||
+            t->memref->size != unit.root.size)
+          return false;
+      }
+      return true;
+    };
+    if (!whole(u)) return false;
+    for (size_t m : into.members)
+      if (!whole(units_[m])) return false;
+    return true;
+  }
+
+  bool fits(const PlacementUnit& u, const SharedRoot& into) const {
+    if (into.space != u.root.space || into.size < u.root.size || !dynamicCompatible(u, into)) return false;
+    for (size_t m : into.members)
+      for (int a : u.identities)
+        for (int b : units_[m].identities)
+          if (!mayShare(a, b)) return false;
+    return true;
+  }
+
+  /// First fit, largest first (ties in statement order), per space.
+  void reuse() {
+    std::vector<size_t> order(units_.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return units_[a].root.size > units_[b].root.size; });
+    for (size_t i : order) {
+      const PlacementUnit& u = units_[i];
+      auto into = std::find_if(shared_.begin(), shared_.end(), [&](const SharedRoot& s) { return fits(u, s); });
+      if (into == shared_.end()) {
+        shared_.push_back(SharedRoot{u.root.space, {i}, u.root.size, u.alignment});
+      } else {
+        into->members.push_back(i);
+        into->alignment = std::max(into->alignment, u.alignment);
+      }
+    }
+    // Addresses go out in the order the surviving roots are written.
+    std::sort(shared_.begin(), shared_.end(), [&](const SharedRoot& a, const SharedRoot& b) {
+      return firstInStatementOrder(a) < firstInStatementOrder(b);
+    });
+  }
+
+  static size_t firstInStatementOrder(const SharedRoot& s) { return *std::min_element(s.members.begin(), s.members.end()); }
+
+  std::map<std::string, RootPlacement> assignAddresses() const {
+    std::map<std::string, RootPlacement> out;
+    std::map<MemSpace, int64_t> cursor;
+    for (const SharedRoot& s : shared_) {
+      const PlacementUnit& survivor = units_[s.members.front()];
+      const int64_t addr = alignUp(cursor[s.space], s.alignment);
+      const int64_t usable = target_.space(s.space).usableEnd();
+      if (addr + s.size > usable)
+        fail(survivor.root.stmt->loc, std::string(memSpaceName(s.space)) + " storage needs " +
+                                          std::to_string(addr + s.size) + " bytes after reuse, but " +
+                                          capacityText(target_, s.space) + "; root '" + survivor.root.name +
+                                          "' (" + std::to_string(s.size) + " bytes) does not fit");
+      cursor[s.space] = addr + s.size;
+      for (size_t m : s.members) out[units_[m].root.name] = RootPlacement{survivor.root.name, addr, s.size};
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+bool planPyPto(Function& kernel, const Program& program, const Target& target) {
+  return PyPtoPlanner(kernel, program, target).run();
+}
+
+}  // namespace ptodiff::storage

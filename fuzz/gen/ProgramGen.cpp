@@ -1,0 +1,110 @@
+#include "fuzz/gen/ProgramGen.h"
+
+#include <algorithm>
+#include <ostream>
+
+#include <rapidcheck/gen/Create.h>
+#include <rapidcheck/gen/Exec.h>
+
+#include "compiler/text/Printer.h"
+#include "fuzz/gen/detail/KernelGenerator.h"
+
+namespace ptodiff::fuzz {
+
+GeneratedCase::GeneratedCase(const GeneratedCase& other)
+    : program(other.program.clone()),
+      scalarSets(other.scalarSets),
+      inputSeed(other.inputSeed),
+      tensorInits(other.tensorInits),
+      blockNum(other.blockNum),
+      features(other.features),
+      inContract(other.inContract) {}
+
+GeneratedCase& GeneratedCase::operator=(const GeneratedCase& other) {
+  if (this != &other) *this = GeneratedCase(other);
+  return *this;
+}
+
+rc::Gen<FeatureSet> genFeatureSet(const GenConfig& config) {
+  if (config.features) return rc::gen::just(*config.features);
+  return rc::gen::exec([percent = config.featurePercent] {
+    detail::Choices choose;
+    FeatureSet set;
+    for (Feature f : allFeatures())
+      if (choose.chance(percent)) set.insert(f);
+    return set;
+  });
+}
+
+rc::Gen<GeneratedCase> genCaseWith(FeatureSet features, const GenConfig& config) {
+  return rc::gen::withSize([features, config](int size) {
+    return rc::gen::exec([features, config, size] { return detail::KernelGenerator(config, features, size).generate(); });
+  });
+}
+
+rc::Gen<GeneratedCase> genCase(const GenConfig& config) {
+  return rc::gen::withSize([config](int size) {
+    return rc::gen::exec([config, size] {
+      // The subset is the first pick: shrinking it switches features off and regenerates.
+      const FeatureSet features = *genFeatureSet(config);
+      return detail::KernelGenerator(config, features, size).generate();
+    });
+  });
+}
+
+GeneratedCase generateCase(uint64_t seed, int size, const GenConfig& config) {
+  return genCase(config)(rc::Random(seed), std::clamp(size, 0, rc::kNominalSize)).value();
+}
+
+uint64_t caseSeed(uint64_t campaignSeed, uint64_t index) {
+  // splitmix64 of the campaign seed advanced `index + 1` steps: independent, well-mixed seeds.
+  uint64_t z = campaignSeed + (index + 1) * 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+CaseSpec caseSpecFor(const GeneratedCase& c, size_t set) {
+  CaseSpec spec;
+  spec.function = "kernel";
+  spec.blockNum = c.blockNum;
+  spec.seed = c.inputSeed;
+  spec.tensors = c.tensorInits;
+  for (const auto& [name, value] : c.scalarSets.at(set)) {
+    CaseScalar s;
+    switch (value.dtype) {
+      case DType::BOOL:
+        s.kind = CaseScalar::Kind::Bool;
+        s.b = value.i != 0;
+        break;
+      case DType::FP32:
+        s.kind = CaseScalar::Kind::Float;
+        s.f = value.f;
+        break;
+      default:
+        s.kind = CaseScalar::Kind::Int;
+        s.i = value.i;
+        break;
+    }
+    spec.scalars[name] = s;
+  }
+  return spec;
+}
+
+void showValue(const GeneratedCase& c, std::ostream& os) {
+  os << "features: " << c.features.toString() << (c.inContract ? "" : " (out of contract)") << "\n";
+  os << "block_num: " << c.blockNum << ", input seed: " << c.inputSeed << "\n";
+  for (size_t i = 0; i < c.scalarSets.size(); ++i) {
+    os << "scalar set " << i << ":";
+    for (const auto& [name, v] : c.scalarSets[i]) {
+      os << " " << name << "=";
+      if (v.dtype == DType::FP32) os << v.f;
+      else if (v.dtype == DType::BOOL) os << (v.i ? "True" : "False");
+      else os << v.i;
+    }
+    os << "\n";
+  }
+  os << printProgram(c.program);
+}
+
+}  // namespace ptodiff::fuzz

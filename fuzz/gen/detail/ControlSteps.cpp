@@ -1,0 +1,436 @@
+// Control-flow steps: if/else, pl.range and pl.while_ loops with tile, scalar and tensor carries.
+//
+// Loop counts and branch conditions come from runtime scalars whose scalar sets rotate through
+// zero, one and several trips and both arms. A loop carry is assumed to hold what its initial
+// value holds (mask) within a widened range; every yielded value is chosen (or clamped) so the
+// assumption holds on the back edge too, which makes it hold for any trip count, zero included.
+#include <algorithm>
+#include <cmath>
+
+#include "fuzz/gen/detail/KernelGenerator.h"
+
+namespace ptodiff::fuzz::detail {
+
+namespace {
+
+/// The range a float loop carry is assumed to stay in: its initial range widened to a
+/// symmetric integer bound (an exact FP32 literal for the clamp guard).
+Interval carryRange(const TileVal& init) {
+  const double bound = std::max(16.0, std::ceil(init.range.magnitude()));
+  return Interval::of(-bound, bound);
+}
+
+std::unique_ptr<YieldStmt> makeYield(std::vector<ExprPtr> values, const std::vector<std::string>& targets) {
+  auto y = std::make_unique<YieldStmt>(SourceLoc{});
+  y->values = std::move(values);
+  for (const std::string& t : targets) {
+    Binder b;
+    b.name = t;
+    y->targets.push_back(std::move(b));
+  }
+  return y;
+}
+
+Binder binder(const std::string& n) {
+  Binder b;
+  b.name = n;
+  return b;
+}
+
+}  // namespace
+
+bool KernelGenerator::carryable(const TileVal& v) const {
+  // S19: windows and relabels do not cross regions; V5: neither does dynamic valid state.
+  return usable(v) && v.space() == MemSpace::Vec && !v.runtimeValid && v.origin == Origin::Own;
+}
+
+std::vector<TileVal> KernelGenerator::pickCarryInits(int maxCount) {
+  std::vector<TileVal> inits;
+  const int64_t n = choose_.between(0, maxCount);
+  for (int64_t i = 0; i < n; ++i) {
+    std::optional<TileVal> v;
+    if (i > 0 && choose_.chance(50)) {
+      // The type of the first carry again: yields may swap the two, or fan one value out.
+      const Type want = inits.front().type;
+      v = pickTile([&](const TileVal& t) { return carryable(t) && t.type == want; });
+    }
+    if (!v) v = pickTile([&](const TileVal& t) { return carryable(t); });
+    if (!v) break;
+    inits.push_back(*v);
+  }
+  return inits;
+}
+
+TileVal KernelGenerator::pickYield(const TileVal& want, bool loopCarry) {
+  auto eligible = [&](const TileVal& v) {
+    if (!carryable(v) || !(v.type == want.type)) return false;
+    if (!loopCarry) return true;  // an if result is the arms' intersection: any defined value fits
+    return v.def.contains(want.def) && (!isFloat(v.dtype()) || want.range.contains(v.range));
+  };
+  // A recent value that only misses the carry's range becomes eligible through a clamp.
+  if (loopCarry && isFloat(want.dtype()) && (want.dtype() == DType::FP32 || outOfContractAllowed()) &&
+      choose_.chance(30)) {
+    std::optional<TileVal> u = pickTile([&](const TileVal& v) {
+      return carryable(v) && v.type == want.type && !want.range.contains(v.range) &&
+             Mask::rect(v.rows(), v.cols(), v.validRows(), v.validCols()).contains(want.def);
+    });
+    if (u) return clampTile(*u, want.range.hi);
+  }
+  if (choose_.chance(65))
+    if (std::optional<TileVal> v = pickTile(eligible)) return *v;
+  return want;  // the carry itself, or the if's outside value: always eligible
+}
+
+KernelGenerator::IndexExpr KernelGenerator::loopCount() {
+  const int64_t maxTrips = std::max(1, config_.maxLoopTrips);
+  switch (choose_.weighted({2, 2, 3})) {
+    case 1:
+      if (const ScalarVal* s = pickScalar([&](const ScalarVal& v) {
+            return v.dtype == DType::INDEX && v.lo >= 0 && v.hi <= maxTrips && v.hi >= 1;
+          }))
+        return {name(s->name), s->lo, s->hi};
+      [[fallthrough]];
+    case 2: {
+      std::string n = newParam("n", DType::INDEX, ParamRole::LoopCount, 0, maxTrips);
+      return {name(n), 0, maxTrips};
+    }
+    default: {
+      const int64_t v = choose_.chance(10) ? 0 : choose_.between(1, maxTrips);
+      return {intLit(v), v, v};
+    }
+  }
+}
+
+ExprPtr KernelGenerator::pickCondition() {
+  auto flag = [&]() -> ExprPtr {
+    if (choose_.chance(40))
+      if (const ScalarVal* f = pickScalar([](const ScalarVal& v) { return v.dtype == DType::BOOL; }))
+        return name(f->name);
+    return name(newParam("f", DType::BOOL, ParamRole::Flag, 0, 1));
+  };
+  auto varying = [&]() {
+    return pickScalar([](const ScalarVal& v) { return v.dtype == DType::INDEX && v.hi > v.lo && v.lo >= 0; });
+  };
+  switch (choose_.weighted({4, 1, blockIdx_.empty() ? 0 : 2, 2, 1})) {
+    case 1: return Expr::unary(UnOp::Not, flag());
+    case 2:
+      if (choose_.chance(50))
+        return binary(BinOp::Eq, binary(BinOp::Mod, name(blockIdx_), intLit(2)), intLit(0));
+      return binary(BinOp::Eq, name(blockIdx_), intLit(0));
+    case 3:
+      if (const ScalarVal* s = varying()) {
+        if (choose_.chance(50)) return binary(BinOp::Eq, binary(BinOp::Mod, name(s->name), intLit(2)), intLit(0));
+        return binary(BinOp::Gt, name(s->name), intLit(s->lo));
+      }
+      return flag();
+    case 4: {
+      ExprPtr f = flag();
+      if (const ScalarVal* s = varying())
+        return binary(choose_.chance(50) ? BinOp::And : BinOp::Or, std::move(f),
+                      binary(BinOp::Lt, name(s->name), intLit(s->hi)));
+      return f;
+    }
+    default: return flag();
+  }
+}
+
+int KernelGenerator::stepIf(int budget) {
+  ExprPtr cond = pickCondition();
+  const std::vector<TileVal> templates = pickCarryInits(2);
+  // An optional scalar result: 1 = FP32, 2 = INDEX usable as a later loop count or offset.
+  const size_t scalarKind = choose_.chance(30) ? 1 + choose_.below(2) : 0;
+  const ScalarVal* fpBase = nullptr;
+  if (scalarKind == 1) {
+    fpBase = pickScalar([](const ScalarVal& v) { return v.dtype == DType::FP32 && v.range.magnitude() <= 16.0; });
+    if (!fpBase) {
+      newParam("x", DType::FP32, ParamRole::Operand, -8, 8);
+      fpBase = pickScalar([](const ScalarVal& v) { return v.dtype == DType::FP32 && v.range.magnitude() <= 16.0; });
+    }
+  }
+  const ScalarVal fpBaseValue = fpBase ? *fpBase : ScalarVal{};
+  const int64_t tensor = pickOutTensor(20);
+  const bool results = !templates.empty() || scalarKind != 0 || tensor >= 0;
+  const bool withElse = results || choose_.chance(60);
+  const int thenBudget = static_cast<int>(choose_.between(1, std::max(1, std::min(budget - 1, 5))));
+  const int elseBudget = withElse ? static_cast<int>(choose_.between(0, std::max(0, std::min(budget - 1, 5)))) : 0;
+
+  std::vector<std::string> targets;
+  for (size_t i = 0; i < templates.size() + (scalarKind ? 1 : 0) + (tensor >= 0 ? 1 : 0); ++i) targets.push_back(fresh("r"));
+  for (const TileVal& t : templates) pinned_.insert(t.storage);
+
+  auto ifs = std::make_unique<IfStmt>(SourceLoc{});
+  ifs->cond = std::move(cond);
+  struct Arm {
+    std::vector<TileVal> tiles;
+    ScalarVal scalar;
+  };
+  int used = 1;
+  auto genArm = [&](Block& body, int armBudget) {
+    scopes_.push_back(Scope{&body, {}, {}, {}});
+    if (armBudget > 0) used += genBlock(armBudget);
+    Arm arm;
+    std::vector<ExprPtr> values;
+    for (const TileVal& t : templates) {
+      arm.tiles.push_back(pickYield(t, false));
+      values.push_back(name(arm.tiles.back().name));
+    }
+    if (scalarKind == 1) {
+      arm.scalar = fpBaseValue;
+      if (choose_.chance(50)) {
+        const double k = choose_.pick<double>({0.5, -1.0, 2.0});
+        arm.scalar.name = emitAssign("s", binary(BinOp::Mul, name(fpBaseValue.name), floatLit(k)));
+        arm.scalar.range = intervalMul(fpBaseValue.range, Interval::point(k));
+      }
+      values.push_back(name(arm.scalar.name));
+    } else if (scalarKind == 2) {
+      const int64_t maxTrips = std::max(1, config_.maxLoopTrips);
+      const ScalarVal* s = choose_.chance(50) ? pickScalar([&](const ScalarVal& v) {
+        return v.dtype == DType::INDEX && v.lo >= 0 && v.hi <= maxTrips;
+      })
+                                              : nullptr;
+      if (s) {
+        arm.scalar = *s;
+      } else {
+        const int64_t v = choose_.between(0, maxTrips);
+        arm.scalar = ScalarVal{emitAssign("q", intLit(v)), DType::INDEX, v, v, {}};
+      }
+      values.push_back(name(arm.scalar.name));
+    }
+    if (tensor >= 0) values.push_back(name(currentTensorName(static_cast<size_t>(tensor))));
+    if (!values.empty()) emit(makeYield(std::move(values), targets));
+    scopes_.pop_back();
+    return arm;
+  };
+  const Arm thenArm = genArm(ifs->thenBody, thenBudget);
+  const Arm elseArm = withElse ? genArm(ifs->elseBody, elseBudget) : Arm{};
+  emit(std::move(ifs));
+  for (const TileVal& t : templates) pinned_.erase(pinned_.find(t.storage));
+
+  size_t slot = 0;
+  for (size_t i = 0; i < templates.size(); ++i, ++slot) {
+    TileVal r = templates[i];
+    r.name = targets[slot];
+    r.def = thenArm.tiles[i].def.intersect(elseArm.tiles[i].def);
+    r.range = thenArm.tiles[i].range.hull(elseArm.tiles[i].range);
+    r.validDefined = r.def.covers(r.validRows(), r.validCols());
+    r.storage = newStorage();
+    addTile(r);
+  }
+  if (scalarKind) {
+    ScalarVal r = thenArm.scalar;
+    r.name = targets[slot++];
+    r.lo = std::min(thenArm.scalar.lo, elseArm.scalar.lo);
+    r.hi = std::max(thenArm.scalar.hi, elseArm.scalar.hi);
+    r.range = thenArm.scalar.range.hull(elseArm.scalar.range);
+    addScalar(r);
+  }
+  if (tensor >= 0) setTensorName(static_cast<size_t>(tensor), targets[slot]);
+  return used;
+}
+
+int KernelGenerator::stepFor(int budget) {
+  IndexExpr count = loopCount();
+  const int64_t trips = count.hi;
+  const size_t form = choose_.weighted({4, 1, 1, outOfContractAllowed() ? 1 : 0});
+  const std::vector<TileVal> inits = pickCarryInits(3);
+  const bool fpCarry = has(Feature::TileScalar) && choose_.chance(25);
+  const bool counter = choose_.chance(20);
+  const int64_t tensor = pickOutTensor(25);
+  const int bodyBudget = static_cast<int>(choose_.between(1, std::max(1, std::min(budget - 1, 6))));
+
+  auto loop = std::make_unique<ForStmt>(SourceLoc{});
+  ForStmt& f = *loop;
+  const std::string iv = fresh("i");
+  f.inductionVar = binder(iv);
+  ExprPtr tripIndex;
+  int64_t ivLo = 0, ivHi = std::max<int64_t>(trips - 1, 0);
+  switch (form) {
+    case 1:  // range(1, n + 1)
+      f.start = intLit(1);
+      f.stop = add(std::move(count.expr), intLit(1));
+      f.step = intLit(1);
+      tripIndex = binary(BinOp::Sub, name(iv), intLit(1));
+      ivLo = 1;
+      ivHi = std::max<int64_t>(trips, 1);
+      break;
+    case 2:  // range(0, 2 n, 2)
+      f.start = intLit(0);
+      f.stop = mul(std::move(count.expr), intLit(2));
+      f.step = intLit(2);
+      tripIndex = binary(BinOp::FloorDiv, name(iv), intLit(2));
+      ivHi *= 2;
+      break;
+    case 3: {  // a step from a scalar: S17 keeps the kernel on Tile
+      const std::string st = newParam("st", DType::INDEX, ParamRole::Step, 1, 3);
+      f.start = intLit(0);
+      f.stop = mul(std::move(count.expr), name(st));
+      f.step = name(st);
+      tripIndex = binary(BinOp::FloorDiv, name(iv), name(st));
+      ivHi *= 3;
+      leaveContract();
+      break;
+    }
+    default:
+      f.start = intLit(0);
+      f.stop = std::move(count.expr);
+      f.step = intLit(1);
+      tripIndex = name(iv);
+      break;
+  }
+
+  std::vector<TileVal> carries;
+  for (const TileVal& init : inits) {
+    TileVal c = init;
+    c.name = fresh("c");
+    if (isFloat(c.dtype())) c.range = carryRange(init);
+    c.storage = newStorage();
+    f.iterArgs.push_back(binder(c.name));
+    f.inits.push_back(name(init.name));
+    carries.push_back(c);
+    pinned_.insert(init.storage);
+    pinned_.insert(c.storage);
+  }
+  ScalarVal fp;
+  if (fpCarry) {
+    const ScalarVal* base =
+        pickScalar([](const ScalarVal& v) { return v.dtype == DType::FP32 && v.range.magnitude() <= 16.0; });
+    Interval initRange = base ? base->range : Interval::point(0.5);
+    f.inits.push_back(base ? name(base->name) : floatLit(0.5));
+    const double T = static_cast<double>(trips);
+    fp = ScalarVal{fresh("s"), DType::FP32, 0, 0,
+                   Interval::of(std::min(initRange.lo, 0.0) - T, std::max(initRange.hi, 0.0) + T)};
+    f.iterArgs.push_back(binder(fp.name));
+  }
+  std::string k;
+  if (counter) {
+    k = fresh("k");
+    f.iterArgs.push_back(binder(k));
+    f.inits.push_back(intLit(0));
+  }
+  std::string g;
+  if (tensor >= 0) {
+    g = fresh("g");
+    f.iterArgs.push_back(binder(g));
+    f.inits.push_back(name(currentTensorName(static_cast<size_t>(tensor))));
+  }
+
+  scopes_.push_back(Scope{&f.body, {}, {}, {}});
+  loops_.push_back({std::move(tripIndex), trips});
+  addScalar({iv, DType::INDEX, ivLo, ivHi, {}});
+  for (const TileVal& c : carries) addTile(c);
+  if (fpCarry) addScalar(fp);
+  if (counter) addScalar({k, DType::INDEX, 0, std::max<int64_t>(trips - 1, 0), {}});
+  if (tensor >= 0) setTensorName(static_cast<size_t>(tensor), g);
+  const int used = genBlock(bodyBudget);
+
+  std::vector<ExprPtr> values;
+  for (const TileVal& c : carries) values.push_back(name(pickYield(c, true).name));
+  if (fpCarry) {
+    // s + d with |d| <= 1, or s * 0.5: within the assumed range for any trip count.
+    const size_t how = choose_.below(3);
+    ExprPtr update = how == 0   ? binary(BinOp::Mul, name(fp.name), floatLit(0.5))
+                     : how == 1 ? binary(BinOp::Add, name(fp.name), floatLit(1.0))
+                                : binary(BinOp::Sub, name(fp.name), floatLit(0.25));
+    values.push_back(name(emitAssign("s", std::move(update))));
+  }
+  if (counter) values.push_back(name(emitAssign("k", add(name(k), intLit(1)))));
+  if (tensor >= 0) values.push_back(name(currentTensorName(static_cast<size_t>(tensor))));
+  std::vector<std::string> targets;
+  for (size_t i = 0; i < values.size(); ++i) targets.push_back(fresh("r"));
+  if (!values.empty()) emit(makeYield(std::move(values), targets));
+  scopes_.pop_back();
+  loops_.pop_back();
+  for (const TileVal& init : inits) pinned_.erase(pinned_.find(init.storage));
+  for (const TileVal& c : carries) pinned_.erase(pinned_.find(c.storage));
+  emit(std::move(loop));
+
+  size_t slot = 0;
+  for (const TileVal& c : carries) {
+    TileVal r = c;
+    r.name = targets[slot++];
+    r.storage = newStorage();
+    addTile(r);
+  }
+  if (fpCarry) {
+    ScalarVal r = fp;
+    r.name = targets[slot++];
+    addScalar(r);
+  }
+  if (counter) addScalar({targets[slot++], DType::INDEX, 0, trips, {}});
+  if (tensor >= 0) setTensorName(static_cast<size_t>(tensor), targets[slot]);
+  return 1 + used;
+}
+
+int KernelGenerator::stepWhile(int budget) {
+  IndexExpr bound = loopCount();
+  const int64_t trips = bound.hi;
+  const std::vector<TileVal> inits = pickCarryInits(2);
+  const int64_t tensor = pickOutTensor(25);
+  const int bodyBudget = static_cast<int>(choose_.between(1, std::max(1, std::min(budget - 1, 6))));
+
+  auto loop = std::make_unique<WhileStmt>(SourceLoc{});
+  WhileStmt& w = *loop;
+  std::vector<TileVal> carries;
+  for (const TileVal& init : inits) {
+    TileVal c = init;
+    c.name = fresh("c");
+    if (isFloat(c.dtype())) c.range = carryRange(init);
+    c.storage = newStorage();
+    w.iterArgs.push_back(binder(c.name));
+    w.inits.push_back(name(init.name));
+    carries.push_back(c);
+    pinned_.insert(init.storage);
+    pinned_.insert(c.storage);
+  }
+  std::string g;
+  if (tensor >= 0) {
+    g = fresh("g");
+    w.iterArgs.push_back(binder(g));
+    w.inits.push_back(name(currentTensorName(static_cast<size_t>(tensor))));
+  }
+  // The counter bounds the trips; an extra conjunct may only end the loop earlier.
+  const std::string k = fresh("k");
+  w.iterArgs.push_back(binder(k));
+  w.inits.push_back(intLit(0));
+  ExprPtr cond = binary(BinOp::Lt, name(k), std::move(bound.expr));
+  if (choose_.chance(25)) {
+    ExprPtr f = pickCondition();
+    if (choose_.chance(50))
+      f = binary(BinOp::Or, binary(BinOp::Ne, name(k), intLit(1)), std::move(f));
+    cond = binary(BinOp::And, std::move(cond), std::move(f));
+  }
+  w.cond = std::move(cond);
+
+  scopes_.push_back(Scope{&w.body, {}, {}, {}});
+  loops_.push_back({name(k), trips});
+  addScalar({k, DType::INDEX, 0, std::max<int64_t>(trips - 1, 0), {}});
+  for (const TileVal& c : carries) addTile(c);
+  if (tensor >= 0) setTensorName(static_cast<size_t>(tensor), g);
+  const int used = genBlock(bodyBudget);
+
+  std::vector<ExprPtr> values;
+  for (const TileVal& c : carries) values.push_back(name(pickYield(c, true).name));
+  if (tensor >= 0) values.push_back(name(currentTensorName(static_cast<size_t>(tensor))));
+  values.push_back(name(emitAssign("k", add(name(k), intLit(1)))));
+  std::vector<std::string> targets;
+  for (size_t i = 0; i < values.size(); ++i) targets.push_back(fresh("r"));
+  emit(makeYield(std::move(values), targets));
+  scopes_.pop_back();
+  loops_.pop_back();
+  for (const TileVal& init : inits) pinned_.erase(pinned_.find(init.storage));
+  for (const TileVal& c : carries) pinned_.erase(pinned_.find(c.storage));
+  emit(std::move(loop));
+
+  size_t slot = 0;
+  for (const TileVal& c : carries) {
+    TileVal r = c;
+    r.name = targets[slot++];
+    r.storage = newStorage();
+    addTile(r);
+  }
+  if (tensor >= 0) setTensorName(static_cast<size_t>(tensor), targets[slot++]);
+  addScalar({targets[slot], DType::INDEX, 0, trips, {}});
+  return 1 + used;
+}
+
+}  // namespace ptodiff::fuzz::detail

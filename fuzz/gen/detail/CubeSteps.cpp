@@ -1,0 +1,289 @@
+// The cube step (contract rule M1): GM -> load -> Mat -> move/extract -> Left/Right ->
+// matmul/matmul_acc -> Acc -> store -> GM, in three forms: one matmul of whole (possibly
+// partially valid) operands, a chain of matmul_acc over K chunks with literal and runtime
+// init_cond, and a K loop carrying the accumulator.
+//
+// Shapes are whole fractal boxes (Mat/Left NZ 16 x 32/esize, Right ZN 32/esize x 16, Acc 16 x 16)
+// and every extract offset is box-aligned. Product lanes are defined when every folded operand
+// lane is; matmul_acc's touched-box rule poisons the rest of each touched Acc box, so partial
+// products are box-aligned (16 columns of a 32-wide accumulator) and leave the other box intact.
+#include <algorithm>
+
+#include "fuzz/gen/detail/KernelGenerator.h"
+
+namespace ptodiff::fuzz::detail {
+
+namespace {
+
+constexpr int64_t kAccBox = 16;  // Acc fractal 1024: 16 x 16 FP32/INT32 boxes
+
+/// Lanes of the [M, N] product defined in every run: (i, j) inside [0, vrL) x [0, vcR) whose
+/// folded operand lanes k < vcL are all defined.
+Mask productMask(const TileVal& lhs, const TileVal& rhs) {
+  const int64_t M = lhs.rows(), N = rhs.cols();
+  const int64_t vrL = lhs.validRows(), vcL = lhs.validCols(), vcR = rhs.validCols();
+  // The usual case: both operands defined on their valid rectangles, which the fold reads.
+  if (lhs.def.covers(vrL, vcL) && rhs.def.covers(vcL, vcR)) return Mask::rect(M, N, vrL, vcR);
+  Mask m = Mask::none(M, N);
+  for (int64_t i = 0; i < vrL; ++i)
+    for (int64_t j = 0; j < vcR; ++j) {
+      bool defined = true;
+      for (int64_t k = 0; k < vcL && defined; ++k) defined = lhs.def.at(i, k) && rhs.def.at(k, j);
+      m.set(i, j, defined);
+    }
+  return m;
+}
+
+}  // namespace
+
+int KernelGenerator::stepCube(int) {
+  DType dt = DType::FP16;
+  switch (choose_.weighted({4, 2, 1, 1})) {
+    case 1: dt = DType::FP32; break;
+    case 2: dt = DType::BF16; break;
+    case 3: dt = DType::INT8; break;
+    default: break;
+  }
+  const int64_t kUnit = 32 / dtypeSize(dt);  // box extent along K of Left (NZ) and Right (ZN)
+  const DType accDt = dt == DType::INT8 ? DType::INT32 : DType::FP32;
+  const double inMag = dt == DType::INT8 ? 128.0 : 1.0;
+  const int64_t M = 16 * choose_.between(1, 2);
+  const bool transposedB = has(Feature::TransposeView) && choose_.chance(40);
+  // INT8's Mat box is 16 x 32: an untransposed [K, N] operand needs N a multiple of 32.
+  const int64_t N = (dt == DType::INT8 && !transposedB) ? 32 : 16 * choose_.between(1, 2);
+  // K chunks are multiples of 16 (B's Mat box rows) and of the Left/Right box along K.
+  const int64_t Kc = std::max<int64_t>(16, kUnit) * (kUnit == 32 ? 1 : choose_.between(1, 2));
+  const int64_t chunks = choose_.between(1, 3);
+  const int64_t K = Kc * chunks;
+  const size_t form = choose_.weighted({3, 2, has(Feature::For) && controlAllowed() ? 2 : 0});
+  const bool partial = form == 0 && has(Feature::StaticPartialValid) && choose_.chance(40);
+  int64_t vrA = M, vkA = K, vkB = K, vnB = N;
+  if (partial) {
+    vrA = choose_.between(1, M);
+    vkA = choose_.between(1, K);
+    vkB = choose_.between(vkA, K);  // R's rows cover every folded k < vc_L
+    vnB = choose_.between(1, N);
+  }
+
+  auto loadMat = [&](int64_t rows, int64_t cols, int64_t vr, int64_t vc, IndexExpr row) {
+    const size_t t = inTensor(dt, row.hi + vr, vc);
+    std::vector<ExprPtr> args;
+    args.push_back(name(tensors_[t].name));
+    args.push_back(list(std::move(row.expr), intLit(0)));
+    args.push_back(shape(rows, cols));
+    args.push_back(vr != rows || vc != cols ? list(intLit(vr), intLit(vc)) : nullptr);
+    args.push_back(Expr::spaceRef(MemSpace::Mat));
+    TileVal v;
+    v.name = emitAssign("t", call(Opcode::TileLoad, std::move(args)));
+    v.type = tileType(rows, cols, dt, MemSpace::Mat, vr, vc);
+    v.def = Mask::rect(rows, cols, vr, vc);
+    v.range = Interval::of(-inMag, inMag);
+    v.storage = newStorage();
+    v.pitchCols = cols;
+    return v;
+  };
+  auto moveTo = [&](const TileVal& src, MemSpace space) {
+    std::vector<ExprPtr> args;
+    args.push_back(name(src.name));
+    args.push_back(Expr::spaceRef(space));
+    TileVal v = src;
+    v.name = emitAssign("t", call(Opcode::TileMove, std::move(args)));
+    v.type = tileType(src.rows(), src.cols(), dt, space, src.validRows(), src.validCols());
+    v.def = Mask::rect(src.rows(), src.cols(), src.validRows(), src.validCols());  // the valid region only
+    v.storage = newStorage();
+    v.origin = Origin::Own;
+    return v;
+  };
+  // A whole-box window of a fully valid, fully defined Mat tile, copied into `space`.
+  auto extractTo = [&](const TileVal& src, ExprPtr r0, ExprPtr c0, int64_t rows, int64_t cols, MemSpace space) {
+    std::vector<ExprPtr> args;
+    args.push_back(name(src.name));
+    args.push_back(std::move(r0));
+    args.push_back(std::move(c0));
+    args.push_back(shape(rows, cols));
+    args.push_back(Expr::spaceRef(space));
+    TileVal v = src;
+    v.name = emitAssign("t", call(Opcode::TileExtract, std::move(args)));
+    v.type = Type::tile(rows, cols, dt, space);
+    v.def = Mask::all(rows, cols);
+    v.storage = newStorage();
+    v.origin = Origin::Own;
+    return v;
+  };
+  auto matmul = [&](const TileVal& lhs, const TileVal& rhs) {
+    std::vector<ExprPtr> args;
+    args.push_back(name(lhs.name));
+    args.push_back(name(rhs.name));
+    TileVal c;
+    c.name = emitAssign("t", call(Opcode::TileMatmul, std::move(args)));
+    c.type = tileType(M, N, accDt, MemSpace::Acc, lhs.validRows(), rhs.validCols());
+    c.def = productMask(lhs, rhs);
+    c.validDefined = c.def.covers(lhs.validRows(), rhs.validCols());
+    const double bound = static_cast<double>(lhs.validCols()) * inMag * inMag;
+    c.range = Interval::of(-bound, bound);
+    c.storage = newStorage();
+    c.pitchCols = N;
+    return c;
+  };
+  // init: nullptr (omitted: accumulate), a literal, or a runtime BOOL (either may happen).
+  auto matmulAcc = [&](const TileVal& acc, const TileVal& lhs, const TileVal& rhs, ExprPtr init) {
+    const bool alwaysInit = init && init->kind == Expr::Kind::BoolLit && init->boolValue;
+    const Mask product = productMask(lhs, rhs);
+    const int64_t pr = lhs.validRows(), pc = rhs.validCols();
+    std::vector<ExprPtr> args;
+    args.push_back(name(acc.name));
+    args.push_back(name(lhs.name));
+    args.push_back(name(rhs.name));
+    args.push_back(std::move(init));
+    TileVal c = acc;
+    c.name = emitAssign("t", call(Opcode::TileMatmulAcc, std::move(args)));
+    // Touched boxes: product lanes hold the (accumulated) product, the rest of the box is poison;
+    // untouched boxes keep the accumulator's lanes.
+    for (int64_t bi = 0; bi < M; bi += kAccBox)
+      for (int64_t bj = 0; bj < N; bj += kAccBox) {
+        if (bi >= pr || bj >= pc) continue;
+        for (int64_t i = bi; i < bi + kAccBox; ++i)
+          for (int64_t j = bj; j < bj + kAccBox; ++j) {
+            const bool lane = i < pr && j < pc;
+            c.def.set(i, j, lane && product.at(i, j) && (alwaysInit || acc.def.at(i, j)));
+          }
+      }
+    c.validDefined = c.def.covers(c.validRows(), c.validCols());
+    const double bound = static_cast<double>(lhs.validCols()) * inMag * inMag + (alwaysInit ? 0.0 : acc.range.hi);
+    c.range = Interval::of(-bound, bound);
+    c.storage = newStorage();
+    return c;
+  };
+  auto initCond = [&]() -> ExprPtr {
+    switch (choose_.weighted({2, 1, 1, 1})) {
+      case 1: return Expr::boolLit(false);
+      case 2: return Expr::boolLit(true);
+      case 3: {
+        if (const ScalarVal* f = pickScalar([](const ScalarVal& v) { return v.dtype == DType::BOOL; }))
+          return name(f->name);
+        return name(newParam("f", DType::BOOL, ParamRole::Flag, 0, 1));
+      }
+      default: return nullptr;
+    }
+  };
+
+  IndexExpr rowA = (!blockIdx_.empty() && choose_.chance(50))
+                       ? IndexExpr{mul(name(blockIdx_), intLit(M)), 0, (blockNum_ - 1) * M}
+                       : IndexExpr{intLit(0), 0, 0};
+  const TileVal aMat = loadMat(M, K, vrA, vkA, std::move(rowA));
+  TileVal bMat;
+  if (transposedB) {
+    // B^T in GM, relabelled on Mat (NZ -> ZN): emits nothing in the lowering (M5).
+    const TileVal bt = loadMat(N, K, vnB, vkB, {intLit(0), 0, 0});
+    std::vector<ExprPtr> args;
+    args.push_back(name(bt.name));
+    bMat = bt;
+    bMat.name = emitAssign("t", call(Opcode::TileTransposeView, std::move(args)));
+    bMat.type.shape = {K, N};
+    setStaticValid(bMat.type, vkB, vnB);
+    bMat.type.layout = flippedLayout(bt.type.layout);
+    bMat.def = bt.def.transposed();
+    bMat.origin = Origin::Relabel;
+  } else {
+    bMat = loadMat(K, N, vkB, vnB, {intLit(0), 0, 0});
+  }
+  auto chunkL = [&](ExprPtr k0) { return extractTo(aMat, intLit(0), std::move(k0), M, Kc, MemSpace::Left); };
+  auto chunkR = [&](ExprPtr k0) { return extractTo(bMat, std::move(k0), intLit(0), Kc, N, MemSpace::Right); };
+
+  TileVal acc;
+  if (form == 0) {
+    acc = matmul(moveTo(aMat, MemSpace::Left), moveTo(bMat, MemSpace::Right));
+  } else if (form == 1) {
+    const int64_t j0 = choose_.below(chunks);
+    acc = matmul(chunkL(intLit(j0 * Kc)), chunkR(intLit(j0 * Kc)));
+    const int64_t steps = choose_.between(1, 2);
+    for (int64_t s = 0; s < steps; ++s) {
+      const int64_t j = choose_.below(chunks);
+      TileVal lhs = chunkL(intLit(j * Kc));
+      TileVal rhs;
+      if (N == 32 && choose_.chance(30)) {
+        // A product 16 columns wide touches only the first Acc box column; the rest keeps acc.
+        rhs = moveTo(loadMat(Kc, N, Kc, kAccBox, {intLit(j * Kc), j * Kc, j * Kc}), MemSpace::Right);
+      } else {
+        rhs = chunkR(intLit(j * Kc));
+      }
+      acc = matmulAcc(acc, lhs, rhs, initCond());
+    }
+  } else {
+    // for k in range(trips): acc = matmul_acc(acc, A[:, k], B[k, :], init_cond = k == 0 or omitted)
+    const bool fromCreate = choose_.chance(30);
+    IndexExpr trips{intLit(1), 1, 1};
+    if (fromCreate || choose_.chance(40)) {
+      const int64_t v = choose_.between(1, chunks);  // a created accumulator needs a first trip
+      trips = {intLit(v), v, v};
+    } else {
+      std::string n = newParam("nk", DType::INDEX, ParamRole::LoopCount, 0, chunks);
+      trips = {name(n), 0, chunks};
+    }
+    TileVal init;
+    if (fromCreate) {
+      std::vector<ExprPtr> args;
+      args.push_back(shape(M, N));
+      args.push_back(Expr::dtypeRef(accDt));
+      args.push_back(Expr::spaceRef(MemSpace::Acc));
+      init.name = emitAssign("t", call(Opcode::TileCreate, std::move(args)));
+      init.type = Type::tile(M, N, accDt, MemSpace::Acc);
+      init.def = Mask::none(M, N);
+      init.validDefined = false;
+      init.storage = newStorage();
+      init.pitchCols = N;
+    } else {
+      init = matmul(chunkL(intLit(0)), chunkR(intLit(0)));
+    }
+    const bool initFirst = fromCreate || choose_.chance(60);
+    auto loop = std::make_unique<ForStmt>(SourceLoc{});
+    const std::string k = fresh("i"), carry = fresh("c"), result = fresh("r");
+    loop->inductionVar.name = k;
+    loop->start = intLit(0);
+    loop->stop = std::move(trips.expr);
+    loop->step = intLit(1);
+    Binder c;
+    c.name = carry;
+    loop->iterArgs.push_back(std::move(c));
+    loop->inits.push_back(name(init.name));
+    scopes_.push_back(Scope{&loop->body, {}, {}, {}});
+    TileVal carried = init;
+    carried.name = carry;
+    TileVal lhs = chunkL(mul(name(k), intLit(Kc)));
+    TileVal rhs = chunkR(mul(name(k), intLit(Kc)));
+    ExprPtr cond = initFirst ? binary(BinOp::Eq, name(k), intLit(0)) : nullptr;
+    TileVal next = matmulAcc(carried, lhs, rhs, std::move(cond));
+    auto y = std::make_unique<YieldStmt>(SourceLoc{});
+    y->values.push_back(name(next.name));
+    Binder t;
+    t.name = result;
+    y->targets.push_back(std::move(t));
+    emit(std::move(y));
+    scopes_.pop_back();
+    emit(std::move(loop));
+    // Every trip rewrites the whole accumulator (full products), the first one from scratch when
+    // it starts from `create`: all lanes are defined after any trip count the case can take.
+    acc = init;
+    acc.name = result;
+    acc.def = Mask::all(M, N);
+    acc.validDefined = true;
+    const double bound = init.range.hi + static_cast<double>(trips.hi * Kc) * inMag * inMag;
+    acc.range = Interval::of(-bound, bound);
+    acc.storage = newStorage();
+  }
+
+  addTile(acc);
+  if (acc.validDefined) {
+    storeTile(acc);
+    if (outOfContractAllowed() && choose_.chance(30)) {
+      TileVal v = moveTo(acc, MemSpace::Vec);  // Acc -> Vec: the fix-pipe to UB, not on M1's path
+      v.type = tileType(M, N, accDt, MemSpace::Vec, acc.validRows(), acc.validCols());
+      v.pitchCols = N;
+      addTile(v);
+      leaveContract();
+    }
+  }
+  return form == 2 ? 3 : 2;
+}
+
+}  // namespace ptodiff::fuzz::detail

@@ -1,0 +1,235 @@
+// The kernel generator behind genCase (internal to fuzz/gen).
+//
+// One KernelGenerator builds one case, top-down in program order, inside rc::gen::exec. It keeps
+// a stack of scopes mirroring the regions being emitted; each scope holds the tile and scalar
+// values bound there with what is known about them in every run (detail/Values.h). A step picks
+// an operation whose operands exist, decides every shape, offset, valid extent and value range
+// so the result is valid by construction (inserting guard ops where a range must be narrowed),
+// emits the statements and records the result. A step that finds no fitting operands emits
+// nothing: it never emits something it cannot prove valid.
+//
+// Files: KernelGenerator.cpp (driver, emission, GM tensors, scalar parameters, finishing),
+// VecSteps.cpp (loads, stores, arithmetic), ViewSteps.cpp (slice, assemble, reshape, valid
+// extents), ControlSteps.cpp (if, for, while), CubeSteps.cpp (the matmul path).
+#pragma once
+
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "fuzz/gen/ProgramGen.h"
+#include "fuzz/gen/detail/Choices.h"
+#include "fuzz/gen/detail/Values.h"
+
+namespace ptodiff::fuzz::detail {
+
+class KernelGenerator {
+ public:
+  KernelGenerator(const GenConfig& config, FeatureSet features, int size);
+  GeneratedCase generate();
+
+ private:
+  // ---- what the generator tracks ----
+
+  /// A scalar value in scope, with its range over every run.
+  struct ScalarVal {
+    std::string name;
+    DType dtype = DType::INDEX;
+    int64_t lo = 0, hi = 0;  // INDEX, INT32, BOOL (0/1)
+    Interval range;          // FP32
+  };
+
+  /// Why a scalar parameter exists: decides how its per-set values are drawn.
+  enum class ParamRole : uint8_t {
+    LoopCount,   // INDEX in [lo, hi]; sets rotate through the range (zero, one, many trips)
+    Flag,        // BOOL; sets alternate (both branch arms)
+    Offset,      // INDEX in [lo, hi] (window offsets, in units of the alignment)
+    ValidExtent, // INDEX in [lo, hi], 0 and hi drawn often
+    Step,        // INDEX loop step in [lo, hi] (out of contract)
+    Operand,     // FP32 in [lo, hi] / 4 (quarter steps, exact)
+    Divisor,     // FP32 in [lo, hi] / 4 with lo > 0
+    IntOperand,  // INT32 in [lo, hi]
+  };
+  struct ScalarParam {
+    std::string name;
+    DType dtype = DType::INDEX;
+    ParamRole role = ParamRole::Offset;
+    int64_t lo = 0, hi = 0;
+  };
+
+  struct GmTensor {
+    std::string name;
+    DType dtype = DType::FP32;
+    bool out = false;
+    int64_t rows = 0, cols = 0;  // In: extents read; Out: rows of one block's segment, width
+    std::string base;            // Out in a multi-block kernel: the scalar `blk * segment rows`
+  };
+
+  /// An enclosing loop, for stores inside it: iteration t writes rows t * stride of its band.
+  struct LoopFrame {
+    ExprPtr tripIndex;     // INDEX expression: 0, 1, ... per iteration
+    int64_t maxTrips = 0;  // over every run
+  };
+
+  struct Scope {
+    Block* block = nullptr;
+    std::vector<TileVal> tiles;
+    std::vector<ScalarVal> scalars;
+    std::map<size_t, std::string> tensorNames;  // Out tensor index -> its current SSA name
+  };
+
+  /// An INDEX expression with its range over every run (and its value when static).
+  struct IndexExpr {
+    ExprPtr expr;
+    int64_t lo = 0, hi = 0;
+    bool isStatic() const { return lo == hi && expr->kind == Expr::Kind::IntLit; }
+  };
+
+  // ---- configuration and state ----
+  const GenConfig& config_;
+  FeatureSet features_;
+  int size_;
+  Choices choose_;
+
+  Function kernel_;
+  std::vector<GmTensor> tensors_;
+  std::vector<ScalarParam> params_;
+  std::vector<Scope> scopes_;
+  std::vector<LoopFrame> loops_;
+  std::map<std::string, int> counters_;
+  std::set<int> retired_;  // storage families superseded by a setter (V4)
+  std::multiset<int> pinned_;  // families an enclosing region may yield: never retired
+  std::set<std::string> stored_;  // tiles some store has written to GM
+  std::vector<std::array<int64_t, 2>> workShapes_;
+  int64_t blockNum_ = 1;
+  bool inContract_ = true;
+  int nextStorage_ = 1;
+  std::string blockIdx_;  // name of get_block_idx() when multi-block
+  size_t baseInsertAt_ = 0;  // where Out base offsets go in the kernel body
+
+  // ---- KernelGenerator.cpp: driver ----
+  bool has(Feature f) const { return features_.has(f); }
+  bool outOfContractAllowed() const { return has(Feature::OutOfContract); }
+  /// Records that the kernel left the Buffer contract (only called when allowed).
+  void leaveContract() { inContract_ = false; }
+  int depth() const { return static_cast<int>(scopes_.size()) - 1; }
+  int maxDepth() const { return has(Feature::NestedControl) ? config_.maxDepth : 1; }
+  /// Emits steps until `budget` is spent; returns the budget used.
+  int genBlock(int budget);
+  int genStep(int budget);
+  void genPrologue();
+  void genFinalStores();
+  void finish(GeneratedCase& out);
+  void drawScalarSets(GeneratedCase& out);
+
+  // ---- KernelGenerator.cpp: emission ----
+  std::string fresh(const std::string& prefix);
+  void emit(StmtPtr s);
+  std::string emitAssign(const std::string& prefix, ExprPtr value);
+  static ExprPtr name(const std::string& n);
+  static ExprPtr intLit(int64_t v);    // negative values as -(literal), as the parser builds them
+  static ExprPtr floatLit(double v);
+  static ExprPtr list(ExprPtr a, ExprPtr b);
+  static ExprPtr shape(int64_t rows, int64_t cols);
+  static ExprPtr call(Opcode op, std::vector<ExprPtr> args);
+  static ExprPtr add(ExprPtr a, ExprPtr b);
+  static ExprPtr mul(ExprPtr a, ExprPtr b);
+  static ExprPtr binary(BinOp op, ExprPtr a, ExprPtr b);
+
+  // ---- KernelGenerator.cpp: values in scope ----
+  int newStorage() { return nextStorage_++; }
+  void addTile(TileVal v) { scopes_.back().tiles.push_back(std::move(v)); }
+  void addScalar(ScalarVal v) { scopes_.back().scalars.push_back(std::move(v)); }
+  bool usable(const TileVal& v) const;
+  /// Visible tiles satisfying `pred`, innermost and most recent first.
+  std::vector<const TileVal*> visibleTiles(const std::function<bool(const TileVal&)>& pred) const;
+  std::vector<const ScalarVal*> visibleScalars(const std::function<bool(const ScalarVal&)>& pred) const;
+  /// Picks one, biased toward recent values; nullopt when there is none.
+  std::optional<TileVal> pickTile(const std::function<bool(const TileVal&)>& pred);
+  const ScalarVal* pickScalar(const std::function<bool(const ScalarVal&)>& pred);
+  std::string currentTensorName(size_t tensor) const;
+  /// With `percent` percent an existing Out tensor for a region to carry or yield, else -1.
+  int64_t pickOutTensor(int percent);
+  void setTensorName(size_t tensor, const std::string& n) { scopes_.back().tensorNames[tensor] = n; }
+
+  // ---- KernelGenerator.cpp: parameters and GM ----
+  std::string newParam(const std::string& prefix, DType dt, ParamRole role, int64_t lo, int64_t hi);
+  /// An In tensor of `dt` able to serve a read of rows [.., rowsNeeded) and cols [.., colsNeeded).
+  size_t inTensor(DType dt, int64_t rowsNeeded, int64_t colsNeeded);
+  size_t outTensor(DType dt);
+  /// An INDEX expression in [0, maxValue] and a multiple of `align` in every run: a literal, a
+  /// scaled scalar in scope, or a scaled new Offset parameter (runtime only when allowed).
+  IndexExpr offsetExpr(int64_t maxValue, int64_t align, bool allowRuntime);
+  /// A scalar operand for a tile-scalar op on `dt` tiles (literal, parameter or scalar in scope),
+  /// with its range; `divisor` keeps it away from zero.
+  std::pair<ExprPtr, Interval> scalarOperand(DType dt, bool divisor);
+
+  // ---- VecSteps.cpp ----
+  std::array<int64_t, 2> pickShape(DType dt);
+  DType pickVecDType();
+  double boundOf(DType dt) const { return dt == DType::FP16 ? config_.fp16Bound : config_.fp32Bound; }
+  bool fitsBound(DType dt, const Interval& r) const { return !isFloat(dt) || r.magnitude() <= boundOf(dt); }
+  /// May the kernel apply `op` to `dt` tiles (verifier, features, contract)? Sets `outOfContract`.
+  bool arithmeticAllowed(Opcode op, DType dt, bool& outOfContract) const;
+  std::optional<TileVal> genLoad(bool allowPartial);
+  int stepLoad(int budget);
+  int stepStore(int budget);
+  void storeTile(const TileVal& v);
+  int stepBinary(int budget);
+  int stepUnary(int budget);
+  int stepTileScalar(int budget);
+  int stepScalarExpr(int budget);
+  int stepFull(int budget);
+  int stepReduction(int budget);
+  int stepTransposeVec(int budget);
+  int stepMoveVec(int budget);
+  /// Emits a guard: `maximums(minimums(v, b), -b)` (FP32; FP16 only out of contract).
+  TileVal clampTile(const TileVal& v, double bound);
+  /// Emits `abs(v)` then `adds(., 1.0)`: every lane >= 1.
+  TileVal awayFromZero(const TileVal& v);
+  TileVal absTile(const TileVal& v);
+  /// The result of an elementwise op over `lhs` (valid, mask and storage), with range `range`.
+  TileVal elementwiseResult(const std::string& n, const TileVal& lhs, const Interval& range) const;
+
+  // ---- ViewSteps.cpp ----
+  int stepSlice(int budget);
+  int stepExtract(int budget);
+  int stepAssemble(int budget);
+  int stepCreateAssemble(int budget);
+  int stepReshape(int budget);
+  int stepSetValidStatic(int budget);
+  int stepRuntimeValid(int budget);
+  /// The static valid extents of a slice of `src` (offsets in range, runtime only on fully valid axes).
+  std::array<int64_t, 2> sliceValid(const TileVal& src, int64_t rows, int64_t cols, const IndexExpr& rowOff,
+                                    const IndexExpr& colOff, std::optional<std::array<int64_t, 2>> requested) const;
+  /// Emits a slice of `src` (window rows x cols at given offsets, optional requested valid).
+  TileVal emitSlice(const TileVal& src, int64_t rows, int64_t cols, IndexExpr rowOff, IndexExpr colOff,
+                    std::optional<std::array<int64_t, 2>> requested);
+  TileVal emitAssemble(const TileVal& target, const TileVal& source, IndexExpr rowOff, IndexExpr colOff);
+  /// Static valid extents of `src` after a setter to (vr, vc) are fully defined.
+  TileVal emitSetValid(const TileVal& src, ExprPtr vr, ExprPtr vc, ValidShape valid, bool runtime);
+
+  // ---- ControlSteps.cpp ----
+  bool controlAllowed() const { return depth() < maxDepth(); }
+  int stepIf(int budget);
+  int stepFor(int budget);
+  int stepWhile(int budget);
+  ExprPtr pickCondition();
+  /// Tiles an enclosing region may carry or yield (own storage, static valid, defined).
+  bool carryable(const TileVal& v) const;
+  /// Loop carries drawn from values in scope (swaps: repeated types; fanout: repeated values).
+  std::vector<TileVal> pickCarryInits(int maxCount);
+  /// The value a region yields for a slot shaped like `want` (the carry or the if's outside
+  /// value, itself always eligible): same type; for a loop carry also a mask containing the
+  /// carry's and a range inside it, emitting a clamp guard when that makes a recent value fit.
+  TileVal pickYield(const TileVal& want, bool loopCarry);
+  /// A loop-count expression in [lo, hi] over every run, with hi <= maxLoopTrips.
+  IndexExpr loopCount();
+
+  // ---- CubeSteps.cpp ----
+  int stepCube(int budget);
+};
+
+}  // namespace ptodiff::fuzz::detail

@@ -1,0 +1,183 @@
+#include "interp/Launch.h"
+
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+
+#include "interp/ProgramFault.h"
+
+namespace ptodiff {
+
+namespace {
+
+std::string pairText(int64_t a, int64_t b) { return "[" + std::to_string(a) + ", " + std::to_string(b) + "]"; }
+
+std::string tensorTypeText(DType dt, int64_t rows, int64_t cols) {
+  return std::string(dtypeName(dt)) + " " + pairText(rows, cols);
+}
+
+/// A tensor argument checked against its parameter; written flags start clear (they describe
+/// this run), an absent poison vector means "none".
+Tensor checkedTensor(const std::string& file, const Param& p, const Tensor& given) {
+  const Type& t = p.type;
+  if (t.shape.size() != 2)
+    throwError(file, p.loc, "tensor parameter '" + p.name + "' is not rank 2; expected a [rows, cols] tensor");
+  if (given.dtype != t.dtype || given.rows != t.rows() || given.cols != t.cols())
+    throwError(file, p.loc, "tensor argument '" + p.name + "' is " + tensorTypeText(given.dtype, given.rows, given.cols) +
+                                "; expected " + tensorTypeText(t.dtype, t.rows(), t.cols()));
+  Tensor out = given;
+  const size_t n = static_cast<size_t>(out.elements());
+  if (out.bytes.size() != n * static_cast<size_t>(out.esize()))
+    throwError(file, p.loc, "tensor argument '" + p.name + "' holds " + std::to_string(out.bytes.size()) +
+                                " bytes; expected " + std::to_string(n * static_cast<size_t>(out.esize())));
+  if (out.poison.empty()) out.poison.assign(n, 0);
+  if (out.poison.size() != n)
+    throwError(file, p.loc, "tensor argument '" + p.name + "' has " + std::to_string(out.poison.size()) +
+                                " poison flags; expected " + std::to_string(n));
+  out.written.assign(n, 0);
+  return out;
+}
+
+/// A scalar argument in the parameter's dtype. Integer parameters accept any integer value that
+/// fits; FP32 and BOOL need their own dtype.
+ScalarValue checkedScalar(const std::string& file, const Param& p, const ScalarValue& given) {
+  const DType want = p.type.dtype;
+  const bool givenInt = given.dtype == DType::INDEX || given.dtype == DType::INT64 || given.dtype == DType::INT32;
+  if (want == DType::INDEX || want == DType::INT64 || want == DType::INT32) {
+    if (givenInt) {
+      const bool fits = want != DType::INT32 || (given.i >= std::numeric_limits<int32_t>::min() &&
+                                                 given.i <= std::numeric_limits<int32_t>::max());
+      if (!fits)
+        throwError(file, p.loc, "scalar argument '" + p.name + "' = " + std::to_string(given.i) +
+                                    " does not fit INT32; expected -2^31 <= value < 2^31");
+      return ScalarValue{want, given.i, 0.0f};
+    }
+  } else if (given.dtype == want) {
+    return given;
+  }
+  throwError(file, p.loc, "scalar argument '" + p.name + "' is " + std::string(dtypeName(given.dtype)) + "; expected " +
+                              std::string(dtypeName(want)));
+}
+
+}  // namespace
+
+Launch bindKernelArgs(const std::string& file, const Function& kernel, const KernelArgs& args) {
+  for (const Param& p : kernel.params)
+    if (p.slot < 0) throw std::logic_error("bindKernelArgs: parameter '" + p.name + "' has no slot (verify the program first)");
+  Launch launch;
+  for (const Param& p : kernel.params) {
+    if (p.type.isTensor()) {
+      auto it = args.tensors.find(p.name);
+      if (it == args.tensors.end())
+        throwError(file, p.loc, "missing tensor argument '" + p.name + "'; expected " +
+                                    tensorTypeText(p.type.dtype, p.type.rows(), p.type.cols()));
+      GmTensor t{p.name, checkedTensor(file, p, it->second), {}};
+      t.writer.assign(static_cast<size_t>(t.tensor.elements()), -1);
+      launch.params.push_back(BoundParam{static_cast<int>(launch.gm.size()), {}});
+      launch.gm.push_back(std::move(t));
+    } else if (p.type.isScalar()) {
+      auto it = args.scalars.find(p.name);
+      if (it == args.scalars.end())
+        throwError(file, p.loc, "missing scalar argument '" + p.name + "'; expected a " +
+                                    std::string(dtypeName(p.type.dtype)) + " value");
+      launch.params.push_back(BoundParam{-1, checkedScalar(file, p, it->second)});
+    } else {
+      throwError(file, p.loc, "parameter '" + p.name + "' is neither a tensor nor a scalar");
+    }
+  }
+  return launch;
+}
+
+void checkBlockNum(const std::string& file, int64_t blockNum) {
+  if (blockNum < 1 || blockNum > std::numeric_limits<int32_t>::max())
+    throwError(file, {}, "block_num " + std::to_string(blockNum) + " is out of range; expected 1 <= block_num < 2^31");
+}
+
+void requireGmWindow(const GmTensor& gm, const std::array<int64_t, 2>& off, int64_t rows, int64_t cols) {
+  const int64_t extent[2] = {rows, cols}, shape[2] = {gm.tensor.rows, gm.tensor.cols};
+  const char* axisName[2] = {"rows", "columns"};
+  for (int axis = 0; axis < 2; ++axis) {
+    const int64_t begin = off[static_cast<size_t>(axis)], end = begin + extent[axis];
+    if (begin >= 0 && end <= shape[axis]) continue;
+    std::string what = "window " + std::string(axisName[axis]) + " [" + std::to_string(begin) + ", " +
+                       std::to_string(end) + ")";
+    throw ProgramFault::invalid(what + (begin < 0 ? " start before 0" : " exceed tensor " + std::string(axisName[axis]) +
+                                                                              " " + std::to_string(shape[axis])) +
+                                " (tensor '" + gm.name + "')");
+  }
+}
+
+namespace {
+
+/// An element of the window that a block other than `block` wrote: its tensor position and writer.
+struct ForeignWrite {
+  int64_t r = 0, c = 0;
+  int32_t writer = -1;
+};
+
+std::optional<ForeignWrite> firstForeignWrite(const GmTensor& gm, const std::array<int64_t, 2>& off, int64_t rows,
+                                              int64_t cols, int64_t block) {
+  const int64_t tensorCols = gm.tensor.cols;
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) {
+      const int32_t writer = gm.writer[static_cast<size_t>((off[0] + r) * tensorCols + off[1] + c)];
+      if (writer >= 0 && writer != block) return ForeignWrite{off[0] + r, off[1] + c, writer};
+    }
+  return std::nullopt;
+}
+
+}  // namespace
+
+void checkGmReadRace(const GmTensor& gm, const std::array<int64_t, 2>& off, int64_t rows, int64_t cols,
+                     int64_t block, std::string_view op) {
+  if (const std::optional<ForeignWrite> w = firstForeignWrite(gm, off, rows, cols, block))
+    throw ProgramFault{RunStatus::Race,
+                       std::string(op) + ": block " + std::to_string(block) + " reads " + gm.name + pairText(w->r, w->c) +
+                           " written by block " + std::to_string(w->writer),
+                       {}};
+}
+
+void checkGmWriteRace(const GmTensor& gm, const std::array<int64_t, 2>& off, int64_t rows, int64_t cols,
+                      int64_t block, std::string_view op) {
+  if (const std::optional<ForeignWrite> w = firstForeignWrite(gm, off, rows, cols, block))
+    throw ProgramFault{RunStatus::Race,
+                       std::string(op) + ": " + gm.name + pairText(w->r, w->c) + " is written by block " +
+                           std::to_string(w->writer) + " and by block " + std::to_string(block),
+                       {}};
+}
+
+void readGmWindow(const GmTensor& gm, const std::array<int64_t, 2>& off, arith::MutElems bits, uint8_t* poison,
+                  int64_t poisonStride) {
+  const int es = gm.tensor.esize();
+  for (int64_t r = 0; r < bits.rows; ++r) {
+    const int64_t g = (off[0] + r) * gm.tensor.cols + off[1];
+    std::memcpy(bits.data + r * bits.rowStride * es, gm.tensor.bytes.data() + g * es, static_cast<size_t>(bits.cols * es));
+    std::memcpy(poison + r * poisonStride, gm.tensor.poison.data() + g, static_cast<size_t>(bits.cols));
+  }
+}
+
+GmStoreSummary writeGmWindow(GmTensor& gm, const std::array<int64_t, 2>& off, DType from, arith::ConstElems bits,
+                             const uint8_t* poison, int64_t poisonStride, int64_t block) {
+  const int64_t cols = gm.tensor.cols;
+  const DType to = gm.tensor.dtype;
+  arith::MutElems dst{gm.tensor.bytes.data() + (off[0] * cols + off[1]) * dtypeSize(to), bits.rows, bits.cols, cols};
+  arith::convertKernel(from, to, bits, dst);
+  GmStoreSummary summary;
+  for (int64_t r = 0; r < bits.rows; ++r)
+    for (int64_t c = 0; c < bits.cols; ++c) {
+      const size_t g = static_cast<size_t>((off[0] + r) * cols + off[1] + c);
+      const bool p = poison[r * poisonStride + c] != 0;
+      gm.tensor.poison[g] = p ? 1 : 0;
+      gm.tensor.written[g] = 1;
+      gm.writer[g] = static_cast<int32_t>(block);
+      if (p && summary.poisoned++ == 0) summary.firstPoison = {off[0] + r, off[1] + c};
+    }
+  return summary;
+}
+
+void collectFinalTensors(std::vector<GmTensor>& gm, KernelArgs& out) {
+  for (GmTensor& t : gm) out.tensors.emplace(t.name, std::move(t.tensor));
+}
+
+}  // namespace ptodiff

@@ -1,0 +1,136 @@
+#include "interp/Machine.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include "interp/Hazard.h"
+
+namespace ptodiff {
+
+namespace {
+
+std::string pairText(int64_t a, int64_t b) { return "[" + std::to_string(a) + ", " + std::to_string(b) + "]"; }
+
+constexpr MemSpace kAllSpaces[] = {MemSpace::Vec, MemSpace::Mat, MemSpace::Left, MemSpace::Right, MemSpace::Acc};
+
+}  // namespace
+
+std::string layoutText(const Layout& layout) {
+  if (auto name = layoutShorthandName(layout)) return std::string(*name);
+  return std::string(tileLayoutName(layout.blayout)) + "/" + std::string(tileLayoutName(layout.slayout));
+}
+
+std::string describeHandle(const Handle& h) {
+  return std::string(memSpaceName(h.space)) + " " + std::string(dtypeName(h.dtype())) + " " +
+         pairText(h.rows(), h.cols()) + " " + layoutText(h.geom.layout) + " at " + std::to_string(h.base);
+}
+
+Handle makeHandle(const Type& type, int64_t base, int64_t pitchBytes, ByteRange root, ValidExtents valid) {
+  if (!type.isBuffer()) throw std::logic_error("makeHandle: not a Buffer type");
+  Handle h;
+  h.space = type.space;
+  h.base = base;
+  h.geom = HandleGeometry{type.rows(), type.cols(), type.dtype, type.layout, pitchBytes};
+  h.root = root;
+  h.valid = std::make_shared<ValidExtents>(valid);
+  for (int axis = 0; axis < 2; ++axis) h.dynamicValid[static_cast<size_t>(axis)] = !type.validExtent(axis).isConst();
+  return h;
+}
+
+Handle windowHandle(const Handle& parent, const Type& window, int64_t r0, int64_t c0, ValidExtents valid) {
+  return makeHandle(window, parent.byteAt(r0, c0), parent.geom.pitchBytes, parent.root, valid);
+}
+
+Handle reinterpretHandle(const Handle& src, const Type& type, ValidExtents valid) {
+  return makeHandle(type, src.base, type.cols() * dtypeSize(type.dtype), src.root, valid);
+}
+
+void DenseElements::orPoison(const DenseElements& other) {
+  if (other.poison.size() != poison.size()) throw std::logic_error("DenseElements::orPoison: extents differ");
+  for (size_t i = 0; i < poison.size(); ++i) poison[i] |= other.poison[i];
+}
+
+Machine::Machine(const Target& target, uint64_t seed) : target_(target), seed_(seed) { resetStorage(); }
+
+void Machine::resetStorage() {
+  for (MemSpace s : kAllSpaces)
+    arenas_[static_cast<size_t>(s)] = std::make_unique<ByteArena>(s, target_.space(s).capacity, seed_);
+}
+
+void Machine::requireInside(const Handle& h, int64_t r0, int64_t c0, int64_t rows, int64_t cols,
+                            const char* what) const {
+  // Interpreters check regions and placements first and report hazards; reaching here with a bad
+  // region is a harness bug.
+  if (r0 < 0 || c0 < 0 || rows < 0 || cols < 0 || r0 + rows > h.rows() || c0 + cols > h.cols())
+    throw std::logic_error(std::string("Machine::") + what + ": region " + pairText(r0, c0) + " + " +
+                           pairText(rows, cols) + " leaves handle " + describeHandle(h));
+  const ByteRange s = h.span();
+  if (!arena(h.space).contains(s.begin, s.end - s.begin))
+    throw std::logic_error(std::string("Machine::") + what + ": handle " + describeHandle(h) + " leaves its space");
+}
+
+DenseElements Machine::gather(const Handle& h, int64_t r0, int64_t c0, int64_t rows, int64_t cols) const {
+  requireInside(h, r0, c0, rows, cols, "gather");
+  DenseElements out(h.dtype(), rows, cols);
+  if (rows == 0 || cols == 0) return out;
+  const int64_t esize = h.esize();
+  const ByteArena& mem = arena(h.space);
+  std::vector<uint8_t> bytePoison;
+  for (int64_t r = 0; r < rows; ++r)
+    forEachContiguousRun(h, r0 + r, c0, cols, [&](int64_t c, int64_t n, int64_t addr) {
+      bytePoison.resize(static_cast<size_t>(n * esize));
+      mem.readWithPoison(addr, out.bitsAt(r, c - c0), bytePoison.data(), n * esize);
+      for (int64_t k = 0; k < n; ++k) {
+        const uint8_t* p = bytePoison.data() + k * esize;
+        out.poison[static_cast<size_t>(r * cols + c - c0 + k)] =
+            std::any_of(p, p + esize, [](uint8_t b) { return b != 0; }) ? 1 : 0;
+      }
+    });
+  return out;
+}
+
+void Machine::scatter(const Handle& h, int64_t r0, int64_t c0, const DenseElements& src, uint32_t event) {
+  requireInside(h, r0, c0, src.rows, src.cols, "scatter");
+  if (src.esize() != h.esize())
+    throw std::logic_error("Machine::scatter: element size differs from the handle's");
+  const int64_t esize = h.esize();
+  ByteArena& mem = arena(h.space);
+  for (int64_t r = 0; r < src.rows; ++r)
+    forEachContiguousRun(h, r0 + r, c0, src.cols, [&](int64_t c, int64_t n, int64_t addr) {
+      // One write per stretch of equal poison state inside the run.
+      int64_t k = 0;
+      while (k < n) {
+        const bool p = src.poisonAt(r, c - c0 + k);
+        int64_t m = k + 1;
+        while (m < n && src.poisonAt(r, c - c0 + m) == p) ++m;
+        mem.write(addr + k * esize, src.bitsAt(r, c - c0 + k), (m - k) * esize, p, event);
+        k = m;
+      }
+    });
+}
+
+void Machine::poisonRegion(const Handle& h, int64_t r0, int64_t c0, int64_t rows, int64_t cols, uint32_t event) {
+  DenseElements current = gather(h, r0, c0, rows, cols);
+  std::fill(current.poison.begin(), current.poison.end(), uint8_t{1});
+  scatter(h, r0, c0, current, event);
+}
+
+int64_t Machine::placeAddressless(const void* identity, MemSpace space, int64_t bytes, int64_t alignment) {
+  if (auto it = placements_.find(identity); it != placements_.end()) return it->second;
+  int64_t& end = placementEnd_[static_cast<size_t>(space)];
+  const int64_t base = (end + alignment - 1) / alignment * alignment;
+  const int64_t usable = target_.space(space).usableEnd();
+  if (base + bytes > usable)
+    throw HazardFault::make(HazardKind::Capacity,
+                            "addressless allocations need " + std::to_string(base + bytes) + " B of " +
+                                std::string(memSpaceName(space)) + " (this one: " + std::to_string(bytes) +
+                                " B at " + std::to_string(base) + "); the usable capacity of " +
+                                std::string(target_.name) + " " + std::string(memSpaceName(space)) + " is " +
+                                std::to_string(usable) + " B");
+  end = base + bytes;
+  placements_.emplace(identity, base);
+  return base;
+}
+
+}  // namespace ptodiff

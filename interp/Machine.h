@@ -1,0 +1,162 @@
+// The physical machine under planned Tile and Buffer programs (semantics.md §3): one core's
+// on-chip storage as byte arenas sized by the target, handles that say where a window of storage
+// lies and how its elements are addressed (interp/Layout.h), dense element temporaries that the
+// arithmetic kernels (interp/Arith.h) compute on, write-event ids, and the placement of
+// addressless (PTOAS) allocations.
+//
+// Elements move between a handle and a dense temporary in one call per op (gather / scatter), so
+// ops dispatch once and compute on contiguous arrays. An element is poison when any of its bytes
+// is; writing an element writes all of its bytes with its poison state and the op's event.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/ir/Type.h"
+#include "compiler/target/Target.h"
+#include "interp/Arith.h"
+#include "interp/ByteArena.h"
+#include "interp/Layout.h"
+
+namespace ptodiff {
+
+/// Current valid extents of a handle's descriptor.
+struct ValidExtents {
+  int64_t rows = 0, cols = 0;
+  bool operator==(const ValidExtents&) const = default;
+};
+
+/// A Buffer handle (semantics.md §3): (space, base address, shape, dtype, layout, pitch, valid
+/// descriptor), plus the root allocation whose bytes it views. Copies of a handle share its
+/// descriptor, so `set_validshape` through one is seen through every copy; a view (subview,
+/// reshape) gets a descriptor of its own.
+struct Handle {
+  MemSpace space = MemSpace::Vec;
+  int64_t base = 0;     // absolute byte address in the space
+  HandleGeometry geom;  // physical extents, dtype, layout; ND row pitch in bytes
+  ByteRange root;       // the allocation this handle views; its bytes must stay inside
+  std::shared_ptr<ValidExtents> valid = std::make_shared<ValidExtents>();
+  std::array<bool, 2> dynamicValid{false, false};  // per axis: a runtime (-1) descriptor dimension
+
+  int64_t rows() const { return geom.rows; }
+  int64_t cols() const { return geom.cols; }
+  DType dtype() const { return geom.dtype; }
+  int esize() const { return dtypeSize(geom.dtype); }
+  int64_t validRows() const { return valid->rows; }
+  int64_t validCols() const { return valid->cols; }
+  bool boxed() const { return geom.layout.boxed(); }
+  /// Absolute byte address of element (r, c); precondition: inside the physical shape.
+  int64_t byteAt(int64_t r, int64_t c) const { return base + elementByteOffset(geom, r, c); }
+  /// [base, base + span): every byte any element of the handle occupies lies inside.
+  ByteRange span() const { return {base, base + handleSpanBytes(geom)}; }
+};
+
+/// Calls `run(c, n, address)` for each maximal run of elements c .. c+n-1 of row `r` (columns
+/// [c0, c0 + cols)) whose bytes are adjacent in the space: an ND row is one run, a boxed row one
+/// run per box row. Storage is then touched one contiguous range at a time, whatever the layout.
+template <class Run>
+void forEachContiguousRun(const Handle& h, int64_t r, int64_t c0, int64_t cols, Run&& run) {
+  if (cols <= 0) return;
+  const int64_t esize = h.esize();
+  int64_t start = c0, startAddr = h.byteAt(r, c0), n = 1;
+  for (int64_t c = c0 + 1; c < c0 + cols; ++c) {
+    const int64_t addr = h.byteAt(r, c);
+    if (addr == startAddr + n * esize) {
+      ++n;
+      continue;
+    }
+    run(start, n, startAddr);
+    start = c;
+    startAddr = addr;
+    n = 1;
+  }
+  run(start, n, startAddr);
+}
+
+/// "Vec FP32 [16, 32] ND at 8192": a handle for messages.
+std::string describeHandle(const Handle& h);
+/// "ND", "DN", "NZ", "ZN", "ZZ" (or "blayout/slayout" for a combination without a name).
+std::string layoutText(const Layout& layout);
+
+/// A handle of Buffer type `type` at `base` viewing `root`, with ND row pitch `pitchBytes` (an
+/// allocation's is cols * esize; a subview passes its parent's). The descriptor starts at `valid`;
+/// its dynamic axes are those of the type that are not constants.
+Handle makeHandle(const Type& type, int64_t base, int64_t pitchBytes, ByteRange root, ValidExtents valid);
+
+/// The window of `parent` typed `window` at element (r0, c0): its base is the parent's address
+/// of (r0, c0), it inherits the parent's row pitch and root, its descriptor starts at `valid`.
+/// Precondition: (r0, c0) lies inside the parent (fit and placement are the caller's checks).
+Handle windowHandle(const Handle& parent, const Type& window, int64_t r0, int64_t c0, ValidExtents valid);
+/// `src`'s bytes reinterpreted as `type`: same base and root, dense pitch (cols * esize).
+Handle reinterpretHandle(const Handle& src, const Type& type, ValidExtents valid);
+
+/// Elements of one rows x cols region, dense and row-major: bits plus a per-element poison flag.
+struct DenseElements {
+  DType dtype = DType::FP32;
+  int64_t rows = 0, cols = 0;
+  std::vector<uint8_t> bits;    // rows * cols * esize
+  std::vector<uint8_t> poison;  // rows * cols, 1 = poison
+
+  DenseElements() = default;
+  DenseElements(DType dt, int64_t r, int64_t c)
+      : dtype(dt), rows(r), cols(c), bits(static_cast<size_t>(r * c * dtypeSize(dt))), poison(static_cast<size_t>(r * c)) {}
+  int esize() const { return dtypeSize(dtype); }
+  uint8_t* bitsAt(int64_t r, int64_t c) { return bits.data() + (r * cols + c) * esize(); }
+  const uint8_t* bitsAt(int64_t r, int64_t c) const { return bits.data() + (r * cols + c) * esize(); }
+  bool poisonAt(int64_t r, int64_t c) const { return poison[static_cast<size_t>(r * cols + c)] != 0; }
+  arith::ConstElems elems() const { return {bits.data(), rows, cols, cols}; }
+  arith::MutElems mutElems() { return {bits.data(), rows, cols, cols}; }
+  /// Element-wise OR of `other`'s poison flags into this one's (same extents).
+  void orPoison(const DenseElements& other);
+};
+
+/// One core's on-chip storage during a run.
+class Machine {
+ public:
+  Machine(const Target& target, uint64_t seed);
+
+  const Target& target() const { return target_; }
+  ByteArena& arena(MemSpace s) { return *arenas_[static_cast<size_t>(s)]; }
+  const ByteArena& arena(MemSpace s) const { return *arenas_[static_cast<size_t>(s)]; }
+
+  /// Fresh storage for the next block: every byte garbage and poison again. Write-event ids keep
+  /// counting and addressless placements are kept (an allocation has one address per run).
+  void resetStorage();
+
+  /// A new write-event id (1, 2, ...; ByteArena::kNoEvent is 0).
+  uint32_t newEvent() { return ++lastEvent_; }
+
+  /// The rows x cols region of `h` at (r0, c0), gathered densely. Precondition: the region lies
+  /// inside h's physical shape and h's bytes inside its space (logic_error otherwise).
+  DenseElements gather(const Handle& h, int64_t r0, int64_t c0, int64_t rows, int64_t cols) const;
+  /// Writes `src` (bits and per-element poison) to the same-sized region of `h` at (r0, c0),
+  /// tagging every written byte with `event`.
+  void scatter(const Handle& h, int64_t r0, int64_t c0, const DenseElements& src, uint32_t event);
+  /// Makes the region's bytes poison, keeping their bits, as written by `event`.
+  void poisonRegion(const Handle& h, int64_t r0, int64_t c0, int64_t rows, int64_t cols, uint32_t event);
+
+  /// The address of the addressless allocation `identity` (an allocation site) of `bytes` bytes
+  /// in `space`: its own range, given in first-request order, aligned to `alignment`; the same
+  /// identity always gets the same address. Throws HazardFault capacity when the space's
+  /// addressless total would pass its usable capacity.
+  int64_t placeAddressless(const void* identity, MemSpace space, int64_t bytes, int64_t alignment);
+  /// Bytes handed out so far to addressless allocations of `space` (the end of the last range).
+  int64_t addresslessEnd(MemSpace space) const { return placementEnd_[static_cast<size_t>(space)]; }
+
+ private:
+  void requireInside(const Handle& h, int64_t r0, int64_t c0, int64_t rows, int64_t cols, const char* what) const;
+
+  static constexpr size_t kSpaces = 5;
+  const Target& target_;
+  uint64_t seed_;
+  std::array<std::unique_ptr<ByteArena>, kSpaces> arenas_;
+  uint32_t lastEvent_ = ByteArena::kNoEvent;
+  std::map<const void*, int64_t> placements_;
+  std::array<int64_t, kSpaces> placementEnd_{};
+};
+
+}  // namespace ptodiff

@@ -1,0 +1,222 @@
+// InitMemRef (spec/lowering.md step 2): a fresh root per allocation identity; views at the right
+// offset and size of the storage they share; in-place results following their input only when the
+// input is not observable afterwards; carries and compound results unannotated; planned input
+// rejected with a diagnostic.
+#include <gtest/gtest.h>
+
+#include "compiler/passes/InitMemRef.h"
+#include "compiler/planners/PlannedStorage.h"
+#include "compiler/text/Printer.h"
+#include "tests/unit/compiler/PassTestSupport.h"
+
+namespace ptodiff {
+namespace {
+
+using namespace testsupport;
+
+Program initMemRef(const std::string& params, const std::string& body,
+                   const std::string& result = "pl.Tensor[[16, 32], pl.FP32]") {
+  return lowerUpTo(parseVerified(kernelProgram(params, body, result)), contextFor(), "InitMemRef");
+}
+
+/// The MemRef of the Tile binder `name` (searched through nested regions).
+std::optional<MemRef> memrefOf(const Program& p, const std::string& name) {
+  std::optional<MemRef> found;
+  auto visit = [&](const Block& body, auto&& self) -> void {
+    for (const StmtPtr& s : body) {
+      if (s->kind == Stmt::Kind::Assign && s->as<AssignStmt>().target.name == name) {
+        const auto& b = s->as<AssignStmt>().target;
+        if (b.annotation) found = b.annotation->memref;
+      }
+      if (s->kind == Stmt::Kind::For) self(s->as<ForStmt>().body, self);
+      if (s->kind == Stmt::Kind::While) self(s->as<WhileStmt>().body, self);
+      if (s->kind == Stmt::Kind::If) {
+        self(s->as<IfStmt>().thenBody, self);
+        self(s->as<IfStmt>().elseBody, self);
+      }
+    }
+  };
+  visit(p.functions[0].body, visit);
+  return found;
+}
+
+MemRef ref(const std::string& base, int64_t offset, int64_t size) { return MemRef{base, Extent::constant(offset), size}; }
+
+constexpr const char* kVec = "a: pl.Tensor[[32, 32], pl.FP32], out: pl.Out[pl.Tensor[[16, 32], pl.FP32]]";
+
+TEST(InitMemRef, GivesEveryAllocationIdentityARootOfItsOwnHoistedToTheTop) {
+  Program p = initMemRef(kVec,
+                         "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+                         "        y = pl.tile.exp(x)\n"
+                         "        h = pl.tile.load(a, [0, 0], [32, 32], target_memory=pl.Mem.Mat)\n"
+                         "        r = pl.tile.store(y, [0, 0], out)\n        return r\n");
+  std::vector<storage::Root> roots = storage::collectRoots(p.functions[0]);
+  ASSERT_EQ(roots.size(), 3u);
+  EXPECT_EQ(roots[0].name, "mem_vec_0");
+  EXPECT_EQ(roots[0].size, 2048);
+  EXPECT_EQ(roots[2].name, "mem_mat_2");
+  EXPECT_EQ(roots[2].space, MemSpace::Mat);
+  EXPECT_EQ(roots[2].size, 4096);
+  for (const storage::Root& r : roots) EXPECT_FALSE(r.addr.has_value());
+  // The roots come first, each located at the value it serves (C10).
+  EXPECT_EQ(p.functions[0].body[0]->loc.line, 5u);
+  EXPECT_EQ(memrefOf(p, "x"), ref("mem_vec_0", 0, 2048));
+  EXPECT_EQ(memrefOf(p, "y"), ref("mem_vec_1", 0, 2048));
+  EXPECT_EQ(memrefOf(p, "h"), ref("mem_mat_2", 0, 4096));
+}
+
+TEST(InitMemRef, SlicesShareTheirSourceAtTheWindowOffsetWithTheParentPitch) {
+  Program p = initMemRef(std::string(kVec) + ", r: pl.Scalar[pl.INDEX]",
+                         "        x = pl.tile.load(a, [0, 0], [32, 32])\n"
+                         "        top = pl.tile.slice(x, [16, 32], [8, 0])\n"
+                         "        inner = pl.tile.slice(top, [8, 16], [4, 8])\n"
+                         "        moving = pl.tile.slice(x, [8, 32], [r, 0])\n"
+                         "        o = pl.tile.store(inner, [0, 0], out)\n"
+                         "        o2 = pl.tile.store(moving, [0, 0], o)\n        return o2\n");
+  EXPECT_EQ(memrefOf(p, "top"), ref("mem_vec_0", 8 * 128, 16 * 128));
+  // Row 12, column 8 of x's 128-byte rows; 7 full rows and 16 elements of span.
+  EXPECT_EQ(memrefOf(p, "inner"), ref("mem_vec_0", 12 * 128 + 8 * 4, 7 * 128 + 16 * 4));
+  // A runtime row offset: placed at run time (-1), spanning 8 rows.
+  EXPECT_EQ(memrefOf(p, "moving"), (MemRef{"mem_vec_0", Extent::dynamic(), 8 * 128}));
+}
+
+TEST(InitMemRef, SlicesOfBoxedTilesAddressWholeBoxes) {
+  // Mat FP16 NZ: 16x16 boxes stored column of boxes after column of boxes (semantics.md §3).
+  Program p = initMemRef("a: pl.Tensor[[32, 32], pl.FP16], out: pl.Out[pl.Tensor[[16, 32], pl.FP32]]",
+                         "        m = pl.tile.load(a, [0, 0], [32, 32], target_memory=pl.Mem.Mat)\n"
+                         "        b = pl.tile.slice(m, [16, 16], [16, 16])\n"
+                         "        l = pl.tile.move(b, target_memory=pl.Mem.Left)\n"
+                         "        return out\n");
+  // Box (row 1, column 1) is the fourth box: 3 * 256 elements * 2 bytes; one box of span.
+  EXPECT_EQ(memrefOf(p, "b"), ref("mem_mat_0", 3 * 512, 512));
+}
+
+TEST(InitMemRef, RelabelsAndSettersShareTheirInputsStorage) {
+  Program p = initMemRef(kVec,
+                         "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+                         "        f = pl.tile.reshape(x, [64, 8])\n"
+                         "        v = pl.tile.set_validshape(x, 4, 8)\n"
+                         "        y = x\n"
+                         "        o = pl.tile.store(v, [0, 0], out)\n        return o\n");
+  EXPECT_EQ(memrefOf(p, "f"), ref("mem_vec_0", 0, 2048));
+  EXPECT_EQ(memrefOf(p, "v"), ref("mem_vec_0", 0, 2048));
+  EXPECT_EQ(memrefOf(p, "y"), ref("mem_vec_0", 0, 2048));
+  EXPECT_EQ(storage::collectRoots(p.functions[0]).size(), 1u);
+}
+
+TEST(InitMemRef, AssembleFollowsItsTargetWhenTheTargetIsDeadAfterwards) {
+  Program p = initMemRef(kVec,
+                         "        c = pl.tile.create([16, 32], dtype=pl.FP32)\n"
+                         "        s = pl.tile.load(a, [0, 0], [8, 32])\n"
+                         "        y = pl.tile.assemble(c, s, [8, 0])\n"
+                         "        o = pl.tile.store(y, [0, 0], out)\n        return o\n");
+  EXPECT_EQ(memrefOf(p, "y"), memrefOf(p, "c"));
+}
+
+TEST(InitMemRef, AssembleGetsStorageOfItsOwnWhenTheTargetIsReadLater) {
+  Program p = initMemRef(kVec,
+                         "        c = pl.tile.full([16, 32], dtype=pl.FP32, value=1.0)\n"
+                         "        s = pl.tile.load(a, [0, 0], [8, 32])\n"
+                         "        y = pl.tile.assemble(c, s, [8, 0])\n"
+                         "        z = pl.tile.add(y, c)\n"
+                         "        o = pl.tile.store(z, [0, 0], out)\n        return o\n");
+  ASSERT_TRUE(memrefOf(p, "y"));
+  EXPECT_NE(memrefOf(p, "y")->base, memrefOf(p, "c")->base);
+}
+
+TEST(InitMemRef, AssembleReadingItsOwnTargetThroughAWindowGetsStorageOfItsOwn) {
+  // The source is a window of the target: writing in place would overwrite what it copies (W9).
+  Program p = initMemRef(kVec,
+                         "        c = pl.tile.load(a, [0, 0], [16, 32])\n"
+                         "        s = pl.tile.slice(c, [8, 32], [0, 0])\n"
+                         "        y = pl.tile.assemble(c, s, [8, 0])\n"
+                         "        o = pl.tile.store(y, [0, 0], out)\n        return o\n");
+  EXPECT_NE(memrefOf(p, "y")->base, memrefOf(p, "c")->base);
+}
+
+TEST(InitMemRef, InPlaceResultInALoopGetsStorageOfItsOwnWhenTheNextTripRereadsTheInput) {
+  Program p = initMemRef("a: pl.Tensor[[16, 32], pl.FP32], out: pl.Out[pl.Tensor[[32, 32], pl.FP32]]",
+                         "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+                         "        s = pl.tile.full([8, 32], dtype=pl.FP32, value=2.0)\n"
+                         "        for i, (o,) in pl.range(2, init_values=(out,)):\n"
+                         "            y = pl.tile.assemble(x, s, [8, 0])\n"
+                         "            o1 = pl.tile.store(y, [i * 16, 0], o)\n"
+                         "            r = pl.yield_(o1)\n"
+                         "        return r\n",
+                         "pl.Tensor[[32, 32], pl.FP32]");
+  EXPECT_NE(memrefOf(p, "y")->base, memrefOf(p, "x")->base);
+}
+
+TEST(InitMemRef, AccumulatorCarriedThroughALoopStaysInPlace) {
+  Program p = initMemRef("a: pl.Tensor[[16, 16], pl.FP16], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]",
+                         "        m = pl.tile.load(a, [0, 0], [16, 16], target_memory=pl.Mem.Mat)\n"
+                         "        l = pl.tile.move(m, target_memory=pl.Mem.Left)\n"
+                         "        rr = pl.tile.move(m, target_memory=pl.Mem.Right)\n"
+                         "        acc0 = pl.tile.create([16, 16], dtype=pl.FP32, target_memory=pl.Mem.Acc)\n"
+                         "        for k, (acc,) in pl.range(4, init_values=(acc0,)):\n"
+                         "            acc1 = pl.tile.matmul_acc(acc, l, rr, init_cond=k == 0)\n"
+                         "            acc_out = pl.yield_(acc1)\n"
+                         "        o = pl.tile.store(acc_out, [0, 0], out)\n        return o\n",
+                         "pl.Tensor[[16, 16], pl.FP32]");
+  EXPECT_EQ(memrefOf(p, "acc1"), memrefOf(p, "acc0"));
+  // Carries and loop results have no annotation slot: they denote what is bound to them.
+  const auto& loop = p.functions[0].body[8]->as<ForStmt>();
+  EXPECT_FALSE(loop.iterArgs[0].annotation.has_value());
+  EXPECT_FALSE(trailingYield(loop.body)->targets[0].annotation.has_value());
+}
+
+TEST(InitMemRef, RootNamesAvoidNamesTheKernelAlreadyUses) {
+  Program p = initMemRef("mem_vec_0: pl.Tensor[[16, 32], pl.FP32], out: pl.Out[pl.Tensor[[16, 32], pl.FP32]]",
+                         "        mem_vec_1 = pl.tile.load(mem_vec_0, [0, 0], [16, 32])\n"
+                         "        o = pl.tile.store(mem_vec_1, [0, 0], out)\n        return o\n");
+  EXPECT_EQ(memrefOf(p, "mem_vec_1"), ref("mem_vec_2", 0, 2048));
+}
+
+TEST(InitMemRef, RejectsAProgramThatIsAlreadyPlanned) {
+  Program planned = initMemRef(kVec,
+                               "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+                               "        o = pl.tile.store(x, [0, 0], out)\n        return o\n");
+  verifyOrThrow(planned);
+  try {
+    createInitMemRefPass()->run(planned, contextFor());
+    FAIL() << "expected InitMemRef to reject planned input";
+  } catch (const DiagnosticError& e) {
+    EXPECT_EQ(e.diagnostic().message,
+              "InitMemRef: 'x' already names planned storage (pl.MemRef(mem_vec_0, ...)); expected an unplanned "
+              "Tile program (InitMemRef plans every kernel once)");
+    EXPECT_EQ(e.diagnostic().loc.line, 5u);
+  }
+}
+
+TEST(InitMemRef, RejectsAStorageRootWrittenByHand) {
+  Program p = parseVerified(kernelProgram("out: pl.Out[pl.Tensor[[16, 32], pl.FP32]]",
+                                          "        m: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048)\n        return out\n"));
+  try {
+    createInitMemRefPass()->run(p, contextFor());
+    FAIL() << "expected a diagnostic";
+  } catch (const DiagnosticError& e) {
+    EXPECT_EQ(e.diagnostic().message,
+              "InitMemRef: 'm' is a storage root (pl.tile.alloc); expected an unplanned Tile program without storage "
+              "roots");
+  }
+}
+
+// Rule 14: a pass reports "unchanged" exactly when it returns the program as it was.
+TEST(InitMemRef, ReportsNoChangeAndChangesNothingWithoutTileValues) {
+  Program p = parseVerified(kernelProgram("out: pl.Out[pl.Tensor[[16, 32], pl.FP32]], n: pl.Scalar[pl.INDEX]",
+                                          "        k = n + 1\n        return out\n"));
+  Program before = p.clone();
+  EXPECT_FALSE(createInitMemRefPass()->run(p, contextFor()));
+  EXPECT_TRUE(structurallyEqual(before, p)) << firstDifference(before, p);
+}
+
+TEST(InitMemRef, PostconditionRequiresAMemRefOnEveryAssignedTile) {
+  Program p = parseVerified(kernelProgram(kVec, "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+                                                "        o = pl.tile.store(x, [0, 0], out)\n        return o\n"));
+  std::vector<Diagnostic> d = createInitMemRefPass()->checkPostcondition(p, contextFor());
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].message, "InitMemRef left 'x' without a pl.MemRef");
+}
+
+}  // namespace
+}  // namespace ptodiff

@@ -1,0 +1,227 @@
+// VerifyTileStorage (spec/lowering.md step 5): every diagnostic it emits, on hand-written planned
+// kernels (P1, P14, P18: closure, roots, capacity, reserved range, overlap of live allocations;
+// L9: two generations of a loop value). Each case names the rule in the message.
+#include <gtest/gtest.h>
+
+#include "compiler/passes/VerifyTileStorage.h"
+#include "tests/unit/compiler/PassTestSupport.h"
+
+namespace ptodiff {
+namespace {
+
+using namespace testsupport;
+
+/// A planned kernel `body` with parameters a: [16, 32] FP32, n: INDEX, out: Out [16, 32] FP32.
+std::string planned(const std::string& body, const std::string& selected = "True") {
+  return "@pl.program\nclass t:\n    @pl.function(type=pl.FunctionType.InCore, buffer_ir_selected=" + selected +
+         ")\n    def kernel(self, a: pl.Tensor[[16, 32], pl.FP32], n: pl.Scalar[pl.INDEX], "
+         "out: pl.Out[pl.Tensor[[16, 32], pl.FP32]]) -> pl.Tensor[[16, 32], pl.FP32]:\n" +
+         body;
+}
+
+std::vector<std::string> problems(const std::string& text, Planner planner = Planner::PYPTO,
+                                  const Target& target = targetA2A3()) {
+  Program p = parseVerified(text);
+  std::vector<std::string> out;
+  for (const Diagnostic& d : checkTileStorage(p, contextFor(planner, target))) out.push_back(d.message);
+  return out;
+}
+
+using Messages = std::vector<std::string>;
+
+constexpr const char* kTwoLive =
+    "        m0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=0)\n"
+    "        m1: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=ADDR)\n"
+    "        x: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m0, 0, 2048), pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 32])\n"
+    "        y: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m1, ADDR, 2048), pl.Mem.Vec] = pl.tile.exp(x)\n"
+    "        z: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m0, 0, 2048), pl.Mem.Vec] = pl.tile.add(x, y)\n"
+    "        o = pl.tile.store(z, [0, 0], out)\n"
+    "        return o\n";
+
+std::string twoLive(int addr) {
+  std::string s = kTwoLive;
+  for (size_t at; (at = s.find("ADDR")) != std::string::npos;) s.replace(at, 4, std::to_string(addr));
+  return planned(s);
+}
+
+TEST(VerifyTileStorage, AcceptsASoundPlan) {
+  // z writes exactly x's window as x is read for the last time: an in-place add.
+  EXPECT_EQ(problems(twoLive(2048)), (Messages{}));
+}
+
+TEST(VerifyTileStorage, RejectsSimultaneouslyLiveAllocationsThatOverlapP18) {
+  Program p = parseVerified(twoLive(1024));
+  std::vector<Diagnostic> d = checkTileStorage(p, contextFor());
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0].message,
+            "VerifyTileStorage [P18]: 'x' (line 7) and 'y' (line 8) are live at the same time but their storage "
+            "overlaps: [0, 2048) and [1024, 3072) of Vec");
+  EXPECT_EQ(d[0].loc.line, 8u);
+  ASSERT_EQ(d[0].notes.size(), 1u);
+  EXPECT_EQ(d[0].notes[0].message, "'x' is defined here");
+  EXPECT_EQ(d[0].notes[0].loc.line, 7u);
+  // z may write over y only exactly (y is read for the last time by z's in-place add).
+  EXPECT_EQ(d[1].message,
+            "VerifyTileStorage [P18]: 'y' (line 8) and 'z' (line 9) are live at the same time but their storage "
+            "overlaps: [1024, 3072) and [0, 2048) of Vec (an in-place op may only write exactly its input's window)");
+}
+
+TEST(VerifyTileStorage, RejectsATileWithoutStorageP18) {
+  EXPECT_EQ(problems(planned("        m0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=0)\n"
+                             "        x: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m0, 0, 2048), pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 32])\n"
+                             "        y = pl.tile.exp(x)\n"
+                             "        o = pl.tile.store(y, [0, 0], out)\n        return o\n")),
+            (Messages{"VerifyTileStorage [P18]: 'y' has no pl.MemRef; expected every Tile value of a planned kernel to "
+                     "name its storage"}));
+}
+
+TEST(VerifyTileStorage, RejectsAMemRefOutsideItsRootP14) {
+  EXPECT_EQ(problems(planned("        m0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=0)\n"
+                             "        x: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m0, 1024, 2048), pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 32])\n"
+                             "        o = pl.tile.store(x, [0, 0], out)\n        return o\n")),
+            (Messages{"VerifyTileStorage [P14]: 'x' occupies [1024, 3072), outside root 'm0' at [0, 2048)"}));
+}
+
+TEST(VerifyTileStorage, RejectsAMemRefSmallerThanItsTileP14) {
+  EXPECT_EQ(problems(planned("        m0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=0)\n"
+                             "        x: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m0, 0, 1024), pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 32])\n"
+                             "        o = pl.tile.store(x, [0, 0], out)\n        return o\n")),
+            (Messages{"VerifyTileStorage [P14]: the MemRef of 'x' holds 1024 bytes but the tile needs 2048"}));
+}
+
+constexpr const char* kUnalignedWindow =
+    "        m0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=0)\n"
+    "        x: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m0, 0, 2048), pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 32])\n"
+    "        s: pl.Tile[[8, 16], pl.FP32, pl.MemRef(m0, 16, 960), pl.Mem.Vec] = pl.tile.slice(x, [8, 16], [0, 4])\n"
+    "        o = pl.tile.store(x, [0, 0], out)\n        return o\n";
+
+// P14 binds the Buffer path; a Tile-path kernel may keep a window at any element offset.
+TEST(VerifyTileStorage, RejectsAnUnalignedWindowOnlyOnTheBufferPathP14) {
+  EXPECT_EQ(problems(planned(kUnalignedWindow, "True")),
+            (Messages{"VerifyTileStorage [P14]: 's' has MemRef offset 16; expected a nonnegative multiple of 32"}));
+  EXPECT_EQ(problems(planned(kUnalignedWindow, "False")), (Messages{}));
+}
+
+TEST(VerifyTileStorage, RejectsAViewOutsideItsSourcesWindowP18) {
+  EXPECT_EQ(problems(planned("        m0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 4096, addr=0)\n"
+                             "        x: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m0, 0, 2048), pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 32])\n"
+                             "        s: pl.Tile[[8, 32], pl.FP32, pl.MemRef(m0, 2048, 1024), pl.Mem.Vec] = pl.tile.slice(x, [8, 32], [8, 0])\n"
+                             "        o = pl.tile.store(s, [0, 0], out)\n        return o\n")),
+            (Messages{"VerifyTileStorage [P18]: 's' occupies [2048, 3072), outside its source's window [0, 2048)"}));
+}
+
+TEST(VerifyTileStorage, RejectsARuntimeOffsetOnAnythingButASliceP14) {
+  EXPECT_EQ(problems(planned("        m0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=0)\n"
+                             "        x: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m0, -1, 2048), pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 32])\n"
+                             "        o = pl.tile.store(x, [0, 0], out)\n        return o\n")),
+            (Messages{"VerifyTileStorage [P14]: 'x' has a runtime MemRef offset; only a slice window may be placed at "
+                     "run time"}));
+}
+
+constexpr const char* kOneRoot =
+    "        m0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048ADDR)\n"
+    "        x: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m0, OFF, 2048), pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 32])\n"
+    "        o = pl.tile.store(x, [0, 0], out)\n        return o\n";
+
+std::string oneRoot(const std::string& addr) {
+  std::string s = kOneRoot;
+  s.replace(s.find("ADDR"), 4, addr.empty() ? "" : ", addr=" + addr);
+  s.replace(s.find("OFF"), 3, addr.empty() ? "0" : addr);
+  return planned(s);
+}
+
+TEST(VerifyTileStorage, RequiresAnAddressUnderAddressedPlannersAndNoneUnderPtoasP1) {
+  EXPECT_EQ(problems(oneRoot(""), Planner::PYPTO),
+            (Messages{"VerifyTileStorage [P1]: 'm0' (Vec, 2048 bytes) has no address, but PYPTO places every root; "
+                     "expected pl.tile.alloc(..., addr=A)"}));
+  EXPECT_EQ(problems(oneRoot(""), Planner::PTOAS), (Messages{}));
+  EXPECT_EQ(problems(oneRoot("0"), Planner::PTOAS),
+            (Messages{"VerifyTileStorage [P1]: 'm0' (Vec, 2048 bytes) has addr=0, but PTOAS gives allocation "
+                     "identities only; expected no address"}));
+}
+
+TEST(VerifyTileStorage, RejectsRootsThatAreMisalignedOrLeaveTheUsableRangeP14) {
+  EXPECT_EQ(problems(oneRoot("16")),
+            (Messages{"VerifyTileStorage [P14]: 'm0' (Vec, 2048 bytes) starts at 16, not a multiple of 32 bytes",
+                     "VerifyTileStorage [P14]: 'x' has MemRef offset 16; expected a nonnegative multiple of 32"}));
+  EXPECT_EQ(problems(oneRoot("187392")),
+            (Messages{"VerifyTileStorage [P14]: 'm0' (Vec, 2048 bytes) occupies [187392, 189440), touching the "
+                     "reserved range [188416, 196608) of a2a3"}));
+  EXPECT_EQ(problems(oneRoot("187392"), Planner::PYPTO, targetA5()), (Messages{}));
+  EXPECT_EQ(problems(oneRoot("196608")),
+            (Messages{"VerifyTileStorage [P14]: 'm0' (Vec, 2048 bytes) occupies [196608, 198656), but the a2a3 "
+                     "target's Vec holds 188416 usable bytes ([188416, 196608) is reserved)"}));
+}
+
+TEST(VerifyTileStorage, RequiresBoxedStorageToBeBoxAlignedP14) {
+  EXPECT_EQ(problems(planned(
+                "        m0: pl.Ptr = pl.tile.alloc(pl.Mem.Acc, 1024, addr=512)\n"
+                "        c: pl.Tile[[16, 16], pl.FP32, pl.MemRef(m0, 512, 1024), pl.Mem.Acc] = pl.tile.create([16, 16], dtype=pl.FP32, target_memory=pl.Mem.Acc)\n"
+                "        return out\n")),
+            (Messages{"VerifyTileStorage [P14]: 'm0' (Acc, 1024 bytes) starts at 512, not a multiple of 1024 bytes"}));
+}
+
+TEST(VerifyTileStorage, ChecksTheTotalOfAddresslessRootsP1) {
+  const std::string body =
+      "        m0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 100000)\n"
+      "        m1: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 100000)\n"
+      "        x: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m0, 0, 2048), pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 32])\n"
+      "        y: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m1, 0, 2048), pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 32])\n"
+      "        o = pl.tile.store(x, [0, 0], out)\n        o2 = pl.tile.store(y, [0, 0], o)\n        return o2\n";
+  EXPECT_EQ(problems(planned(body), Planner::PTOAS),
+            (Messages{"VerifyTileStorage [P1]: the Vec roots of kernel 'kernel' need 200000 bytes together, but the "
+                     "a2a3 target's Vec holds 188416 usable bytes ([188416, 196608) is reserved)"}));
+  EXPECT_EQ(problems(planned(body), Planner::PTOAS, targetA5()), (Messages{}));
+}
+
+// Under PTOAS roots never overlap one another; identities sharing one root still must not.
+TEST(VerifyTileStorage, RejectsLiveIdentitiesSharingOneAddresslessRootP18) {
+  EXPECT_EQ(problems(planned("        m0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048)\n"
+                             "        x: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m0, 0, 2048), pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 32])\n"
+                             "        y: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m0, 0, 2048), pl.Mem.Vec] = pl.tile.recip(x)\n"
+                             "        o = pl.tile.store(y, [0, 0], out)\n        return o\n"),
+                     Planner::PTOAS),
+            (Messages{"VerifyTileStorage [P18]: 'x' (line 6) and 'y' (line 7) are live at the same time but their "
+                     "storage overlaps: [0, 2048) and [0, 2048) of Vec"}));
+}
+
+// L9: `u` carries the previous trip's `uw` while the loop writes `uw` again.
+TEST(VerifyTileStorage, RejectsReadingAnEarlierTripsGenerationL9) {
+  const std::string body =
+      "        m0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=0)\n"
+      "        m1: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=2048)\n"
+      "        x: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m0, 0, 2048), pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 32])\n"
+      "        for i, (u, w) in pl.range(n, init_values=(x, x)):\n"
+      "            uw: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m1, 2048, 2048), pl.Mem.Vec] = pl.tile.mul(u, w)\n"
+      "            u1, w1 = pl.yield_(uw, u)\n"
+      "        o = pl.tile.store(w1, [0, 0], out)\n        return o\n";
+  Program p = parseVerified(planned(body, "False"));
+  std::vector<Diagnostic> d = checkTileStorage(p, contextFor());
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0].message,
+            "VerifyTileStorage [L9]: 'u' may still hold the previous trip's 'uw' (line 9) after this trip wrote it "
+            "again; keeping both generations needs a copy (MaterializeSemanticAliases' parallel transfers, not in the "
+            "pipeline yet)");
+  EXPECT_EQ(d[0].loc.line, 10u);
+  EXPECT_EQ(d[1].loc.line, 11u);  // the loop result w1 is the stale `u` of the last trip
+  EXPECT_EQ(d[0].notes[0].message, "'uw' is written here on every trip");
+}
+
+TEST(VerifyTileStoragePass, ThrowsTheFirstProblemWithTheOthersAsNotesAndChangesNothing) {
+  Program p = parseVerified(twoLive(1024));
+  Program before = p.clone();
+  try {
+    createVerifyTileStoragePass()->run(p, contextFor());
+    FAIL() << "expected a diagnostic";
+  } catch (const DiagnosticError& e) {
+    EXPECT_NE(e.diagnostic().message.find("'x' (line 7) and 'y' (line 8)"), std::string::npos);
+    ASSERT_EQ(e.diagnostic().notes.size(), 2u);  // its own note, then the second problem
+    EXPECT_NE(e.diagnostic().notes[1].message.find("'y' (line 8) and 'z' (line 9)"), std::string::npos);
+  }
+  EXPECT_TRUE(structurallyEqual(before, p));
+  Program sound = parseVerified(twoLive(2048));
+  EXPECT_FALSE(createVerifyTileStoragePass()->run(sound, contextFor()));
+}
+
+}  // namespace
+}  // namespace ptodiff
