@@ -298,9 +298,14 @@ struct RunOutput {
   std::string out, err;
 };
 
+// CTest runs test cases in parallel processes that share testing::TempDir(): every file name
+// carries the running test's name so two cases never write the same file.
+std::string perTestPath(const std::string& name) {
+  return testing::TempDir() + "/" + testing::UnitTest::GetInstance()->current_test_info()->name() + "." + name;
+}
+
 RunOutput runPtodiff(const std::string& args) {
-  const std::string dir = testing::TempDir();
-  const std::string outPath = dir + "/compile.out", errPath = dir + "/compile.err";
+  const std::string outPath = perTestPath("compile.out"), errPath = perTestPath("compile.err");
   const std::string command = std::string(PTODIFF_BINARY) + " " + args + " > " + outPath + " 2> " + errPath;
   RunOutput r;
   int raw = std::system(command.c_str());
@@ -311,7 +316,7 @@ RunOutput runPtodiff(const std::string& args) {
 }
 
 std::string writeProgram(const std::string& name, const std::string& text) {
-  const std::string path = testing::TempDir() + "/" + name;
+  const std::string path = perTestPath(name);
   std::ofstream(path) << text;
   return path;
 }
