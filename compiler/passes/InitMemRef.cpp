@@ -234,13 +234,10 @@ class FunctionPlanner {
     return Placement{MemRef{src.memref.base, offset, windowSpan(frame.type, r, c, v.type.rows(), v.type.cols())}, frame};
   }
 
-  /// A relabel (reshape, transpose_view): the same bytes addressed as the new type.
+  /// A relabel (reshape, transpose_view): the same bytes, addressed as the new type from here on.
   Placement relabelOf(const TileValue& v) const {
     const Placement& src = placementOf(v.source);
-    Placement p = src;
-    p.frame = Frame{v.type, src.memref.offset, {}, {}};
-    if (opInfo(v.call->op).family == OpFamily::Reshape) p.memref.size = std::max(tileBytes(v.type), src.memref.size);
-    return p;
+    return Placement{src.memref, Frame{v.type, src.memref.offset, {}, {}}};
   }
 
   void place(const TileValue& v) {

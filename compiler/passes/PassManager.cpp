@@ -74,7 +74,7 @@ void PassManager::verifyAfter(const Pass& pass, Program& program, const PassCont
   if (!problems.empty())
     throw std::logic_error("the IR verifier fails after pass " + name + ":\n" + formatAll(problems, program) +
                            "the program after " + name + ":\n" + printProgram(program));
-  if (!options_.verifyEach) return;
+  if (!options_.verifyEach && !context.verifyEach) return;
   std::vector<Diagnostic> post = pass.checkPostcondition(program, context);
   if (!post.empty())
     throw std::logic_error("the postcondition of pass " + name + " fails:\n" + formatAll(post, program) +

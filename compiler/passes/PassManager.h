@@ -20,7 +20,7 @@
 namespace ptodiff {
 
 struct PassManagerOptions {
-  bool verifyEach = false;            // postconditions + round trip after every pass (always on in tests)
+  bool verifyEach = false;  // postconditions + round trip after every pass (also on when PassContext::verifyEach is)
   bool printAfterAll = false;         // print the IR after every pass
   std::set<std::string> printAfter;   // print the IR after these passes
   std::string stopAfter;              // stop after this pass (empty: run them all)

@@ -1,5 +1,7 @@
 #include "compiler/passes/VerifyTileStorage.h"
 
+#include <stdexcept>
+
 #include "compiler/planners/Liveness.h"
 #include "compiler/planners/PlannedStorage.h"
 
@@ -97,10 +99,8 @@ class KernelStorageChecker {
     }
     const MemRef& m = *v.type.memref;
     auto root = roots_.find(m.base);
-    if (root == roots_.end()) {
-      error(v.binder->loc, "P18", name + " names " + q(m.base) + ", which is not a storage root of this kernel");
-      return;
-    }
+    if (root == roots_.end())  // the verifier only accepts MemRef bases bound by pl.tile.alloc
+      throw std::logic_error("VerifyTileStorage: " + name + " names " + q(m.base) + ", which is no storage root");
     const Root& r = root->second;
     const bool isSlice = v.kind == ValueKind::View && v.call->kind == Expr::Kind::Call &&
                          opInfo(v.call->op).family == OpFamily::Slice;
@@ -168,8 +168,8 @@ class KernelStorageChecker {
     for (const GenerationOverlap& g : live_.generationOverlaps()) {
       const TileValue* def = facts_.value(g.identity);
       Diagnostic& d = error(g.use->expr->loc, "L9",
-                            q(g.use->expr->name) + " may still hold the previous trip's " + live_.describe(g.identity) +
-                                " after this trip wrote it again; keeping both generations needs a copy "
+                            q(g.use->expr->name) + " may hold an earlier trip's " + live_.describe(g.identity) +
+                                ", which this trip wrote again before the read; keeping both generations needs a copy "
                                 "(MaterializeSemanticAliases' parallel transfers, not in the pipeline yet)");
       note(d, def->binder->loc, q(def->binder->name) + " is written here on every trip");
     }

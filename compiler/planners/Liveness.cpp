@@ -106,7 +106,7 @@ std::vector<GenerationOverlap> Liveness::generationOverlaps() const {
   std::vector<GenerationOverlap> out;
   for (int identity : families_.identities()) {
     const TileValue* def = facts_.value(identity);
-    if (!def || facts_.innermostLoop(def->point) < 0) continue;
+    if (!def || !mayRunTwice(def->point)) continue;  // no earlier generation can exist
     auto holds = [&](int slot) {
       const std::vector<int>& f = families_.family(slot);
       return std::binary_search(f.begin(), f.end(), identity);
@@ -132,8 +132,11 @@ std::vector<GenerationOverlap> Liveness::generationOverlaps() const {
       }
     }
     for (const Use& u : facts_.uses()) {
-      if (!stale.count(u.slot)) continue;
-      if (readAgainInALaterTrip(u, def->point)) {
+      // Binding a value to a carry, a result or a return reads nothing; staleness flows through
+      // the binding into `stale` and is caught where the bound value is read.
+      const Stmt* at = facts_.statementAt(u.point);
+      if (!stale.count(u.slot) || !at || (at->kind != Stmt::Kind::Assign && at->kind != Stmt::Kind::Eval)) continue;
+      if (readAgainInALaterTrip(u, def->point) || carriesStaleIntoThisTrip(u, def->point, stale)) {
         out.push_back(GenerationOverlap{identity, &u, u.slot});
         continue;
       }
@@ -145,6 +148,23 @@ std::vector<GenerationOverlap> Liveness::generationOverlaps() const {
     }
   }
   return out;
+}
+
+bool Liveness::mayRunTwice(int point) const {
+  bool repeats = false;
+  for (int l = facts_.innermostLoop(point); l >= 0; l = facts_.loops()[l].parent) {
+    std::optional<int64_t> trips = facts_.constantTrips(l);
+    if (trips && *trips == 0) return false;  // never runs at all
+    repeats = repeats || !trips || *trips > 1;
+  }
+  return repeats;
+}
+
+bool Liveness::carriesStaleIntoThisTrip(const Use& u, int definition, const std::set<int>& stale) const {
+  const TileValue* v = facts_.value(u.slot);
+  if (!v || v->kind != ValueKind::LoopCarry || v->incoming.size() < 2 || !stale.count(v->incoming[1])) return false;
+  const LoopExtent* loop = loopOf(v->stmt);
+  return loop && loop->contains(definition) && loop->contains(u.point);
 }
 
 bool Liveness::readAgainInALaterTrip(const Use& u, int definition) const {

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,11 @@ class Liveness {
   /// Whether `u` reads a value bound outside a loop that holds `definition`: every later trip
   /// reads it again, after the definition rewrote its storage.
   bool readAgainInALaterTrip(const Use& u, int definition) const;
+  /// Whether `u` reads a carry of a loop holding `definition` whose backedge brings a stale value:
+  /// on every later trip the carry is stale from the start.
+  bool carriesStaleIntoThisTrip(const Use& u, int definition, const std::set<int>& stale) const;
+  /// Whether the statement at `point` may run more than once (a loop holding it may take two trips).
+  bool mayRunTwice(int point) const;
   /// Whether `result`'s op may write its storage while reading operand `operandSlot` there: an
   /// in-place-safe elementwise op reading a value that covers a whole identity with its type.
   bool readsInPlace(const TileValue& result, int operandSlot) const;

@@ -179,9 +179,11 @@ std::vector<PlacementUnit> placementUnits(const StorageFacts& facts, const Alias
   for (int identity : families.identities()) {
     const TileValue* v = facts.value(identity);
     auto it = v && v->type.memref ? index.find(v->type.memref->base) : index.end();
-    if (it == index.end())
+    if (it == index.end()) {
       fail(v ? v->binder->loc : SourceLoc{}, "'" + (v ? v->binder->name : std::string("?")) +
                                                  "' names no storage root; expected InitMemRef's output");
+      continue;  // `fail` throws; never place an identity without a root
+    }
     units[it->second].identities.push_back(identity);
   }
   return units;

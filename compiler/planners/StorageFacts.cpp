@@ -291,6 +291,16 @@ bool StorageFacts::exclusive(int a, int b) const {
   return false;
 }
 
+std::optional<int64_t> StorageFacts::constantTrips(int loop) const {
+  const Stmt* s = loops_.at(loop).stmt;
+  if (s->kind != Stmt::Kind::For) return std::nullopt;
+  const auto& f = s->as<ForStmt>();
+  auto lit = [](const ExprPtr& e) { return e->kind == Expr::Kind::IntLit ? std::optional<int64_t>(e->intValue) : std::nullopt; };
+  std::optional<int64_t> start = lit(f.start), stop = lit(f.stop), step = lit(f.step);
+  if (!start || !stop || !step || *step <= 0) return std::nullopt;
+  return *stop <= *start ? 0 : (*stop - *start + *step - 1) / *step;
+}
+
 int StorageFacts::innermostLoop(int point) const {
   int best = -1;
   for (size_t i = 0; i < loops_.size(); ++i)

@@ -98,6 +98,9 @@ class StorageFacts {
   const std::vector<BranchExtent>& branches() const { return branches_; }
   /// Whether two points lie in opposite arms of one If (no run reaches both).
   bool exclusive(int a, int b) const;
+  /// A For loop's trip count when its bounds and step are integer literals (step > 0); nullopt
+  /// otherwise (While loops included).
+  std::optional<int64_t> constantTrips(int loop) const;
   /// The innermost loop containing `point` (header and backedge included), or -1.
   int innermostLoop(int point) const;
 

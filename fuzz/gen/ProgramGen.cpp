@@ -1,6 +1,7 @@
 #include "fuzz/gen/ProgramGen.h"
 
 #include <algorithm>
+#include <mutex>
 #include <ostream>
 
 #include <rapidcheck/gen/Create.h>
@@ -53,6 +54,10 @@ rc::Gen<GeneratedCase> genCase(const GenConfig& config) {
 }
 
 GeneratedCase generateCase(uint64_t seed, int size, const GenConfig& config) {
+  // RapidCheck binds the exec handler in a process-wide static (rc::detail::ImplicitParam), so
+  // two threads generating at once would record each other's picks.
+  static std::mutex generation;
+  std::lock_guard<std::mutex> lock(generation);
   return genCase(config)(rc::Random(seed), std::clamp(size, 0, rc::kNominalSize)).value();
 }
 

@@ -95,7 +95,9 @@ rc::Gen<GeneratedCase> genCase(const GenConfig& config = {});
 rc::Gen<GeneratedCase> genCaseWith(FeatureSet features, const GenConfig& config = {});
 
 /// Case `seed` at `size` (clamped to 0..100): a pure function of (seed, size, config), the same
-/// on every machine and thread. genCase(config) run with rc::Random(seed).
+/// on every machine and thread. genCase(config) run with rc::Random(seed). Safe to call from any
+/// thread: calls are serialized, because RapidCheck keeps its generation state in process-wide
+/// statics (the genCase generators themselves must not run on two threads at once).
 GeneratedCase generateCase(uint64_t seed, int size, const GenConfig& config = {});
 
 /// The seed of case `index` of a campaign (splitmix64 of the two), so case i is a pure function of

@@ -22,9 +22,9 @@ constexpr const char* kCompileSummary = "Lower a program with the reference pipe
 
 std::string compileDescription() {
   std::string passes;
-  for (const std::string& n : loweringPassNames()) passes += (passes.empty() ? "" : ", ") + n;
-  return "Parses and verifies PROGRAM (every verifier error is printed; exit 2), then runs the pipeline\n"
-         "(" + passes + ")\n"
+  for (const auto& pass : buildLoweringPipeline())
+    passes += "  " + std::string(pass->name()) + ": " + std::string(pass->summary()) + "\n";
+  return "Parses and verifies PROGRAM (every verifier error is printed; exit 2), then runs the pipeline\n" + passes +
          "and prints the resulting program on stdout in the text format. --print-after-all and\n"
          "--print-after print '# IR after PASS' (with '(unchanged)' when the pass changed nothing) and the\n"
          "program after those passes instead; --stop-after ends the pipeline early. A pass rejecting the\n"

@@ -185,7 +185,7 @@ class KernelGenerator {
   int stepReduction(int budget);
   int stepTransposeVec(int budget);
   int stepMoveVec(int budget);
-  /// Emits a guard: `maximums(minimums(v, b), -b)` (FP32; FP16 only out of contract).
+  /// Emits a guard: `minimums(maximums(v, -b), b)` (FP32; FP16 only out of contract).
   TileVal clampTile(const TileVal& v, double bound);
   /// Emits `abs(v)` then `adds(., 1.0)`: every lane >= 1.
   TileVal awayFromZero(const TileVal& v);
@@ -204,11 +204,15 @@ class KernelGenerator {
   /// The static valid extents of a slice of `src` (offsets in range, runtime only on fully valid axes).
   std::array<int64_t, 2> sliceValid(const TileVal& src, int64_t rows, int64_t cols, const IndexExpr& rowOff,
                                     const IndexExpr& colOff, std::optional<std::array<int64_t, 2>> requested) const;
-  /// Emits a slice of `src` (window rows x cols at given offsets, optional requested valid).
+  /// Emits a slice of `src` (window rows x cols at given offsets, optional requested valid); the
+  /// result shares the source's storage family and pitch, its mask holds under every offset.
   TileVal emitSlice(const TileVal& src, int64_t rows, int64_t cols, IndexExpr rowOff, IndexExpr colOff,
                     std::optional<std::array<int64_t, 2>> requested);
+  /// Emits an assemble; static offsets unless the target is fully valid (the caller checks the
+  /// write-union exists).
   TileVal emitAssemble(const TileVal& target, const TileVal& source, IndexExpr rowOff, IndexExpr colOff);
-  /// Static valid extents of `src` after a setter to (vr, vc) are fully defined.
+  /// Emits set_validshape(src, vr, vc) with the valid type `valid` and retires src's family (V4).
+  /// Callers pick extents the source's mask covers (all of them when `runtime`).
   TileVal emitSetValid(const TileVal& src, ExprPtr vr, ExprPtr vc, ValidShape valid, bool runtime);
 
   // ---- ControlSteps.cpp ----

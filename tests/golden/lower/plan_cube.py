@@ -2,7 +2,8 @@
 # stop-after: PlanMemory
 # The planners on a cube kernel (GM -> Mat -> Left/Right -> Acc -> GM): Mat roots are 512-byte and
 # Acc roots 1024-byte aligned (boxed handles are box-aligned); matmul_acc accumulates in place on
-# the matmul result; a transposed Right operand is a view of its Mat tile's move.
+# the matmul result; `ct`, the transposed view of `c_mat`, shares its storage, and PYPTO puts
+# its move to Right over `b_r`, dead by then.
 import pypto.language as pl
 
 @pl.program

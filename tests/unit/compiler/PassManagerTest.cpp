@@ -192,7 +192,7 @@ TEST(PassManager, BrokenIRAfterAPassIsAnInternalErrorNamingThePass) {
   }
 }
 
-TEST(PassManager, ChecksPostconditionsOnlyWithVerifyEach) {
+TEST(PassManager, ChecksPostconditionsOnlyWithVerifyEachFromTheOptionsOrTheContext) {
   auto manager = [](bool verifyEach) {
     PassManagerOptions o;
     o.verifyEach = verifyEach;
@@ -200,13 +200,17 @@ TEST(PassManager, ChecksPostconditionsOnlyWithVerifyEach) {
     pm.add(std::make_unique<LambdaPass>("Claims", [](Program&) { return false; }, /*postconditionFails=*/true));
     return pm;
   };
-  EXPECT_NO_THROW(manager(false).run(parseVerified(kProgram), contextFor()));
+  PassContext quiet = contextFor();
+  quiet.verifyEach = false;
+  EXPECT_NO_THROW(manager(false).run(parseVerified(kProgram), quiet));
   try {
-    manager(true).run(parseVerified(kProgram), contextFor());
+    manager(true).run(parseVerified(kProgram), quiet);
     FAIL() << "expected an internal error";
   } catch (const std::logic_error& e) {
     EXPECT_EQ(std::string(e.what()).rfind("the postcondition of pass Claims fails:", 0), 0u) << e.what();
   }
+  // The context's verify-each turns the checks on as well.
+  EXPECT_THROW(manager(false).run(parseVerified(kProgram), contextFor()), std::logic_error);
 }
 
 TEST(PassManager, ChecksThatThePrintedProgramReadsBackWithVerifyEach) {

@@ -127,6 +127,25 @@ TEST_P(PlannerPropertyCase, VerifiesAfterEveryPassPlacesInCapacityAndNeverClobbe
   }
 }
 
+// STYLE.md rule 14: a pass reports "unchanged" exactly when it leaves the program as it was.
+TEST_P(PlannerPropertyCase, EveryPassReportsAChangeExactlyWhenItMakesOne) {
+  const PlannerCase& c = GetParam();
+  Program program = parseVerified(goldenInput(readText(c.path)), c.path.string());
+  const PassContext context = contextFor(c.planner, *c.target);
+  for (std::unique_ptr<Pass>& pass : buildLoweringPipeline()) {
+    if (pass->name() == "LowerTileToBuffer") break;
+    Program before = program.clone();
+    bool changed = false;
+    try {
+      changed = pass->run(program, context);
+    } catch (const DiagnosticError&) {
+      return;  // a justified rejection (checked above); no later pass runs
+    }
+    verifyOrThrow(program);
+    EXPECT_EQ(changed, !structurallyEqual(before, program)) << pass->name() << " on " << c.name;
+  }
+}
+
 std::string caseName(const testing::TestParamInfo<PlannerCase>& info) { return info.param.name; }
 
 INSTANTIATE_TEST_SUITE_P(PlannerProperty, PlannerPropertyCase, testing::ValuesIn(allCases()), caseName);

@@ -200,5 +200,20 @@ TEST(PlannerPlanMemory, RejectsRootsThatAlreadyHaveAnAddress) {
   }
 }
 
+TEST(PlannerPlanMemory, RejectsATileThatNamesNoStorage) {
+  Program p = parseVerified(kernelProgram(kParams,
+                                          "        m0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 4096)\n"
+                                          "        x = pl.tile.load(a, [0, 0], [16, 64])\n"
+                                          "        o = pl.tile.store(x, [0, 0], out)\n        return o\n",
+                                          "pl.Tensor[[16, 64], pl.FP32]"));
+  try {
+    createPlanMemoryPass()->run(p, contextFor(Planner::PTOAS));
+    FAIL() << "expected a diagnostic";
+  } catch (const DiagnosticError& e) {
+    EXPECT_EQ(e.diagnostic().message, "PlanMemory: PTOAS: 'x' names no storage root; expected InitMemRef's output");
+    EXPECT_EQ(e.diagnostic().loc.line, 6u);
+  }
+}
+
 }  // namespace
 }  // namespace ptodiff

@@ -395,6 +395,18 @@ TEST(SelectBufferIR, TargetA5KeepsEveryKernelOnTileS21) {
   EXPECT_EQ(v.reasons[0].message, "target a5: every kernel stays on Tile until the A5 Buffer rollout is accepted");
 }
 
+// S10: BF16 arithmetic does not even reach selection: the verifier rejects it.
+TEST(SelectBufferIR, BF16ArithmeticIsRejectedBeforeSelectionS10) {
+  Program p = parseProgramText(kernelProgram("a: pl.Tensor[[16, 32], pl.BF16], out: pl.Out[pl.Tensor[[16, 32], pl.BF16]]",
+                                             "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+                                             "        y = pl.tile.add(x, x)\n"
+                                             "        r = pl.tile.store(y, [0, 0], out)\n        return r\n",
+                                             "pl.Tensor[[16, 32], pl.BF16]"));
+  std::vector<Diagnostic> d = verifyProgram(p);
+  ASSERT_FALSE(d.empty());
+  EXPECT_EQ(d[0].message, "tile.add: operand lhs has dtype BF16; expected FP16, FP32 or INT32");
+}
+
 TEST(SelectBufferIR, ReasonsNameTheRuleTheLineAndWhatIsWrong) {
   Row row = elementwise("r", DType::FP16, "pl.tile.exp(x)", "S9");
   SelectionVerdict v = verdictOf(row, contextFor());

@@ -89,6 +89,31 @@ TEST(VerifyTileStorage, RejectsAMemRefSmallerThanItsTileP14) {
             (Messages{"VerifyTileStorage [P14]: the MemRef of 'x' holds 1024 bytes but the tile needs 2048"}));
 }
 
+TEST(VerifyTileStorage, RejectsAnEmptyMemRefP14) {
+  EXPECT_EQ(problems(planned("        m0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=0)\n"
+                             "        x: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m0, 0, 0), pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 32])\n"
+                             "        o = pl.tile.store(x, [0, 0], out)\n        return o\n")),
+            (Messages{"VerifyTileStorage [P14]: 'x' has a MemRef of 0 bytes",
+                      "VerifyTileStorage [P14]: the MemRef of 'x' holds 0 bytes but the tile needs 2048"}));
+}
+
+TEST(VerifyTileStorage, RejectsARuntimeWindowLargerThanItsRootP14) {
+  EXPECT_EQ(problems(planned("        m0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=0)\n"
+                             "        x: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m0, 0, 2048), pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 32])\n"
+                             "        s: pl.Tile[[8, 32], pl.FP32, pl.MemRef(m0, -1, 4096), pl.Mem.Vec] = pl.tile.slice(x, [8, 32], [n, 0])\n"
+                             "        o = pl.tile.store(s, [0, 0], out)\n        return o\n")),
+            (Messages{"VerifyTileStorage [P14]: the window of 's' spans 4096 bytes, more than root 'm0' holds (2048)"}));
+}
+
+TEST(VerifyTileStorage, RejectsAViewNamingAnotherRootThanItsSourceP18) {
+  EXPECT_EQ(problems(planned("        m0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=0)\n"
+                             "        m1: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=2048)\n"
+                             "        x: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m0, 0, 2048), pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 32])\n"
+                             "        v: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m1, 2048, 2048), pl.Mem.Vec, pl.TileView(valid_shape=[8, 32])] = pl.tile.set_validshape(x, 8, 32)\n"
+                             "        o = pl.tile.store(v, [0, 0], out)\n        return o\n")),
+            (Messages{"VerifyTileStorage [P18]: 'v' is a view but names root 'm1' while its source names 'm0'"}));
+}
+
 constexpr const char* kUnalignedWindow =
     "        m0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=0)\n"
     "        x: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m0, 0, 2048), pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 32])\n"
@@ -185,7 +210,8 @@ TEST(VerifyTileStorage, RejectsLiveIdentitiesSharingOneAddresslessRootP18) {
                      "storage overlaps: [0, 2048) and [0, 2048) of Vec"}));
 }
 
-// L9: `u` carries the previous trip's `uw` while the loop writes `uw` again.
+// L9: `w` carries the previous trip's `u`, which is an earlier trip's `uw`, while the loop writes
+// `uw` again; `u` itself is read only by the in-place mul that rewrites it.
 TEST(VerifyTileStorage, RejectsReadingAnEarlierTripsGenerationL9) {
   const std::string body =
       "        m0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=0)\n"
@@ -199,12 +225,17 @@ TEST(VerifyTileStorage, RejectsReadingAnEarlierTripsGenerationL9) {
   std::vector<Diagnostic> d = checkTileStorage(p, contextFor());
   ASSERT_EQ(d.size(), 2u);
   EXPECT_EQ(d[0].message,
-            "VerifyTileStorage [L9]: 'u' may still hold the previous trip's 'uw' (line 9) after this trip wrote it "
-            "again; keeping both generations needs a copy (MaterializeSemanticAliases' parallel transfers, not in the "
-            "pipeline yet)");
-  EXPECT_EQ(d[0].loc.line, 10u);
+            "VerifyTileStorage [L9]: 'w' may hold an earlier trip's 'uw' (line 9), which this trip wrote again before "
+            "the read; keeping both generations needs a copy (MaterializeSemanticAliases' parallel transfers, not in "
+            "the pipeline yet)");
+  EXPECT_EQ(d[0].loc.line, 9u);
   EXPECT_EQ(d[1].loc.line, 11u);  // the loop result w1 is the stale `u` of the last trip
   EXPECT_EQ(d[0].notes[0].message, "'uw' is written here on every trip");
+  // Yielding the rotation without reading `w` again is sound: no generation is read stale.
+  std::string unread = body;
+  unread.replace(unread.find("pl.tile.mul(u, w)"), 17, "pl.tile.mul(u, u)");
+  unread.replace(unread.find("pl.tile.store(w1,"), 17, "pl.tile.store(u1,");
+  EXPECT_EQ(checkTileStorage(parseVerified(planned(unread, "False")), contextFor()).size(), 0u);
 }
 
 TEST(VerifyTileStoragePass, ThrowsTheFirstProblemWithTheOthersAsNotesAndChangesNothing) {
