@@ -23,6 +23,7 @@
 #include "interp/KernelWalker.h"
 #include "interp/Launch.h"
 #include "interp/Machine.h"
+#include "interp/OpKinds.h"
 #include "interp/ProgramFault.h"
 #include "interp/TileOps.h"
 
@@ -31,8 +32,8 @@ namespace ptodiff {
 namespace {
 
 using arith::BinaryKind;
-using arith::UnaryKind;
 
+using walker::operandName;
 using walker::pairText;
 
 /// A handle bound to a name (immutable; its descriptor is shared, see Handle).
@@ -45,51 +46,6 @@ using Value = std::variant<std::monostate, ScalarValue, HandleRef, TensorRef>;
 
 void require(std::optional<Hazard> h) {
   if (h) throw HazardFault{std::move(*h)};
-}
-
-const Target& targetOf(TargetKind kind) { return kind == TargetKind::A5 ? targetA5() : targetA2A3(); }
-
-BinaryKind binaryKindOf(Opcode op) {
-  switch (op) {
-    case Opcode::BufAdd: case Opcode::BufAdds: return BinaryKind::Add;
-    case Opcode::BufSub: case Opcode::BufSubs: return BinaryKind::Sub;
-    case Opcode::BufMul: case Opcode::BufMuls: return BinaryKind::Mul;
-    case Opcode::BufDiv: case Opcode::BufDivs: return BinaryKind::Div;
-    case Opcode::BufMaximum: case Opcode::BufMaximums: return BinaryKind::Max;
-    case Opcode::BufMinimum: case Opcode::BufMinimums: return BinaryKind::Min;
-    case Opcode::BufLrelu: return BinaryKind::Lrelu;
-    default: break;
-  }
-  throw std::logic_error("binaryKindOf: " + std::string(opInfo(op).spelling) + " is not a binary Buffer op");
-}
-
-UnaryKind unaryKindOf(Opcode op) {
-  switch (op) {
-    case Opcode::BufAbs: return UnaryKind::Abs;
-    case Opcode::BufExp: return UnaryKind::Exp;
-    case Opcode::BufSqrt: return UnaryKind::Sqrt;
-    case Opcode::BufNeg: return UnaryKind::Neg;
-    case Opcode::BufRelu: return UnaryKind::Relu;
-    case Opcode::BufLog: return UnaryKind::Log;
-    case Opcode::BufRecip: return UnaryKind::Recip;
-    default: break;
-  }
-  throw std::logic_error("unaryKindOf: " + std::string(opInfo(op).spelling) + " is not a unary Buffer op");
-}
-
-/// The operand's name for messages: its SSA name, else the registry's parameter name.
-std::string operandName(const Expr& call, size_t i) {
-  const Expr* a = call.args.at(i).get();
-  if (a && a->kind == Expr::Kind::Name) return a->name;
-  return std::string(opInfo(call.op).params[i].name);
-}
-
-/// Byte size of one box of a boxed layout (32 for unboxed or box-less layouts): addressless
-/// allocations are aligned to max(32, box bytes).
-int64_t placementAlignment(const Type& t) {
-  if (!t.layout.boxed()) return 32;
-  const std::optional<BoxShape> box = boxShape(t.layout, t.dtype);
-  return box ? std::max<int64_t>(32, box->elements() * dtypeSize(t.dtype)) : 32;
 }
 
 class BufferMachine : public KernelWalker<BufferMachine, Value> {
@@ -217,7 +173,7 @@ class BufferMachine : public KernelWalker<BufferMachine, Value> {
                         " has no address, but the program comes from an addressed planner (PYPTO, DSA_RP), which "
                         "gives every allocation its final address");
       const int64_t bytes = handleSpanBytes(HandleGeometry{t.rows(), t.cols(), t.dtype, t.layout, pitch});
-      base = machine_.placeAddressless(&e, t.space, bytes, placementAlignment(t));
+      base = machine_.placeAddressless(&e, t.space, bytes, placementAlignment(t.layout, t.dtype));
     }
     Handle h = makeHandle(t, base, pitch, ByteRange{}, valid);
     h.root = h.span();
@@ -480,12 +436,7 @@ class BufferMachine : public KernelWalker<BufferMachine, Value> {
     }
     const uint32_t event = machine_.newEvent();
     machine_.scatter(acc, 0, 0, result, event);
-    // The hardware writes whole 16 x 16 boxes: the rest of a touched box is unspecified.
-    const int64_t edge = tileops::kAccBoxEdge;
-    const int64_t rowEnd = std::min(acc.rows(), (M + edge - 1) / edge * edge);
-    const int64_t colEnd = std::min(acc.cols(), (N + edge - 1) / edge * edge);
-    if (rowEnd > M) machine_.poisonRegion(acc, M, 0, rowEnd - M, colEnd, event);
-    if (colEnd > N) machine_.poisonRegion(acc, 0, N, M, colEnd - N, event);
+    machine_.poisonTouchedAccBoxes(acc, M, N, event);
   }
 
   Machine machine_;

@@ -91,6 +91,20 @@ bool ByteArena::isPoison(int64_t addr) const {
   return !p || p->poison[addr % kPageBytes] != 0;
 }
 
+void ByteArena::readEvents(int64_t addr, uint32_t* out, int64_t n) const {
+  int64_t i = 0;
+  while (i < n) {
+    const int64_t a = addr + i;
+    const int64_t offset = a % kPageBytes;
+    const int64_t chunk = std::min(n - i, kPageBytes - offset);
+    if (const Page* p = pageIfPresent(a))
+      std::copy_n(p->event.begin() + offset, chunk, out + i);
+    else
+      std::fill_n(out + i, chunk, kNoEvent);
+    i += chunk;
+  }
+}
+
 uint32_t ByteArena::eventAt(int64_t addr) const {
   const Page* p = pageIfPresent(addr);
   return p ? p->event[addr % kPageBytes] : kNoEvent;

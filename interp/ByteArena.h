@@ -37,6 +37,9 @@ class ByteArena {
   void write(int64_t addr, const uint8_t* in, int64_t n, bool poison, uint32_t event);
   bool isPoison(int64_t addr) const;
   uint32_t eventAt(int64_t addr) const;
+  /// The write events of `n` bytes at `addr` into `out` (kNoEvent for bytes nobody wrote).
+  /// Precondition: contains(addr, n).
+  void readEvents(int64_t addr, uint32_t* out, int64_t n) const;
 
   /// Pages materialized so far (for tests and the "costs what it touches" promise).
   int64_t pagesTouched() const;

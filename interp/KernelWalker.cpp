@@ -13,4 +13,10 @@ std::string scalarText(const ScalarValue& v) {
   }
 }
 
+std::string operandName(const Expr& call, size_t i) {
+  const Expr* a = call.args.at(i).get();
+  if (a && a->kind == Expr::Kind::Name) return a->name;
+  return std::string(opInfo(call.op).params[i].name);
+}
+
 }  // namespace ptodiff::walker

@@ -59,6 +59,8 @@ std::string pairText(int64_t a, int64_t b);
 std::string pairText(const std::array<int64_t, 2>& p);
 /// A scalar as the program would spell it: "3", "2.500000", "True".
 std::string scalarText(const ScalarValue& v);
+/// Operand `i` of an op call for messages: its SSA name, else the registry's parameter name.
+std::string operandName(const Expr& call, size_t i);
 
 }  // namespace walker
 
@@ -112,6 +114,10 @@ class KernelWalker {
   GmTensor& gm(int index) { return launch_.gm[static_cast<size_t>(index)]; }
   /// The name the statement being executed binds ("" before the first assignment), for messages.
   const std::string& currentBinder() const { return currentBinder_ ? currentBinder_->name : noBinder_; }
+  /// The type the statement being executed binds (its annotation, as the verifier resolved it);
+  /// nullptr before the first assignment. Planned storage (a MemRef) lives here, not in the
+  /// inferred type of the call.
+  const Type* currentBinderType() const { return currentBinder_ ? &currentBinder_->type : nullptr; }
 
   // ---- frames ----
 

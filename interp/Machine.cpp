@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "interp/Hazard.h"
+#include "interp/TileOps.h"
 
 namespace ptodiff {
 
@@ -114,6 +115,26 @@ void Machine::poisonRegion(const Handle& h, int64_t r0, int64_t c0, int64_t rows
   DenseElements current = gather(h, r0, c0, rows, cols);
   std::fill(current.poison.begin(), current.poison.end(), uint8_t{1});
   scatter(h, r0, c0, current, event);
+}
+
+std::vector<std::array<int64_t, 4>> Machine::poisonTouchedAccBoxes(const Handle& acc, int64_t M, int64_t N,
+                                                                    uint32_t event) {
+  const int64_t edge = tileops::kAccBoxEdge;
+  const int64_t rowEnd = std::min(acc.rows(), (M + edge - 1) / edge * edge);
+  const int64_t colEnd = std::min(acc.cols(), (N + edge - 1) / edge * edge);
+  std::vector<std::array<int64_t, 4>> regions;
+  if (rowEnd > M) regions.push_back({M, 0, rowEnd - M, colEnd});
+  if (colEnd > N) regions.push_back({0, N, M, colEnd - N});
+  for (const auto& [r0, c0, rows, cols] : regions) poisonRegion(acc, r0, c0, rows, cols, event);
+  return regions;
+}
+
+const Target& targetOf(TargetKind kind) { return kind == TargetKind::A5 ? targetA5() : targetA2A3(); }
+
+int64_t placementAlignment(const Layout& layout, DType dtype) {
+  if (!layout.boxed()) return 32;
+  const std::optional<BoxShape> box = boxShape(layout, dtype);
+  return box ? std::max<int64_t>(32, box->elements() * dtypeSize(dtype)) : 32;
 }
 
 int64_t Machine::placeAddressless(const void* identity, MemSpace space, int64_t bytes, int64_t alignment) {

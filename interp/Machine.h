@@ -61,6 +61,10 @@ struct Handle {
 template <class Run>
 void forEachContiguousRun(const Handle& h, int64_t r, int64_t c0, int64_t cols, Run&& run) {
   if (cols <= 0) return;
+  if (!h.boxed() && addressingOf(h.geom.layout) == AddressingKind::ND) {
+    run(c0, cols, h.byteAt(r, c0));  // an ND row is contiguous: one run, no per-element addressing
+    return;
+  }
   const int64_t esize = h.esize();
   int64_t start = c0, startAddr = h.byteAt(r, c0), n = 1;
   for (int64_t c = c0 + 1; c < c0 + cols; ++c) {
@@ -93,6 +97,12 @@ Handle makeHandle(const Type& type, int64_t base, int64_t pitchBytes, ByteRange 
 Handle windowHandle(const Handle& parent, const Type& window, int64_t r0, int64_t c0, ValidExtents valid);
 /// `src`'s bytes reinterpreted as `type`: same base and root, dense pitch (cols * esize).
 Handle reinterpretHandle(const Handle& src, const Type& type, ValidExtents valid);
+
+/// The target description a run configuration names.
+const Target& targetOf(TargetKind kind);
+
+/// Byte alignment of an addressless allocation of this layout and dtype: max(32 B, box bytes).
+int64_t placementAlignment(const Layout& layout, DType dtype);
 
 /// Elements of one rows x cols region, dense and row-major: bits plus a per-element poison flag.
 struct DenseElements {
@@ -138,6 +148,11 @@ class Machine {
   void scatter(const Handle& h, int64_t r0, int64_t c0, const DenseElements& src, uint32_t event);
   /// Makes the region's bytes poison, keeping their bits, as written by `event`.
   void poisonRegion(const Handle& h, int64_t r0, int64_t c0, int64_t rows, int64_t cols, uint32_t event);
+  /// matmul's box rule on Acc storage: the hardware writes whole 16 x 16 boxes, so the lanes
+  /// outside the product [0, M) x [0, N) of every box the product touches become poison (written
+  /// by `event`); untouched boxes keep their bytes.
+  /// Returns the poisoned regions as {r0, c0, rows, cols}.
+  std::vector<std::array<int64_t, 4>> poisonTouchedAccBoxes(const Handle& acc, int64_t M, int64_t N, uint32_t event);
 
   /// The address of the addressless allocation `identity` (an allocation site) of `bytes` bytes
   /// in `space`: its own range, given in first-request order, aligned to `alignment`; the same

@@ -20,6 +20,7 @@
 #include "interp/Arith.h"
 #include "interp/KernelWalker.h"
 #include "interp/Launch.h"
+#include "interp/OpKinds.h"
 #include "interp/ProgramFault.h"
 #include "interp/TileOps.h"
 #include "interp/TileValue.h"
@@ -39,52 +40,10 @@ std::string_view runStatusName(RunStatus s) {
 
 namespace {
 
-using arith::BinaryKind;
-using arith::ReduceKind;
-using arith::UnaryKind;
-
 using walker::pairText;
 
 /// What a frame slot holds. tile.alloc binds nothing (monostate): MemRefs are ignored here.
 using Value = std::variant<std::monostate, ScalarValue, TileValue, TensorRef>;
-
-BinaryKind binaryKindOf(Opcode op) {
-  switch (op) {
-    case Opcode::TileAdd: case Opcode::TileAdds: return BinaryKind::Add;
-    case Opcode::TileSub: case Opcode::TileSubs: return BinaryKind::Sub;
-    case Opcode::TileMul: case Opcode::TileMuls: return BinaryKind::Mul;
-    case Opcode::TileDiv: case Opcode::TileDivs: return BinaryKind::Div;
-    case Opcode::TileMaximum: case Opcode::TileMaximums: return BinaryKind::Max;
-    case Opcode::TileMinimum: case Opcode::TileMinimums: return BinaryKind::Min;
-    case Opcode::TileLrelu: return BinaryKind::Lrelu;
-    default: break;
-  }
-  throw std::logic_error("binaryKindOf: " + std::string(opInfo(op).spelling) + " is not a binary op");
-}
-
-UnaryKind unaryKindOf(Opcode op) {
-  switch (op) {
-    case Opcode::TileAbs: return UnaryKind::Abs;
-    case Opcode::TileExp: return UnaryKind::Exp;
-    case Opcode::TileSqrt: return UnaryKind::Sqrt;
-    case Opcode::TileNeg: return UnaryKind::Neg;
-    case Opcode::TileRelu: return UnaryKind::Relu;
-    case Opcode::TileLog: return UnaryKind::Log;
-    case Opcode::TileRecip: return UnaryKind::Recip;
-    default: break;
-  }
-  throw std::logic_error("unaryKindOf: " + std::string(opInfo(op).spelling) + " is not a unary op");
-}
-
-ReduceKind reduceKindOf(Opcode op) {
-  switch (op) {
-    case Opcode::TileRowSum: case Opcode::TileColSum: return ReduceKind::Sum;
-    case Opcode::TileRowMax: case Opcode::TileColMax: return ReduceKind::Max;
-    case Opcode::TileRowMin: case Opcode::TileColMin: return ReduceKind::Min;
-    default: break;
-  }
-  throw std::logic_error("reduceKindOf: " + std::string(opInfo(op).spelling) + " is not a reduction");
-}
 
 class TileMachine : public KernelWalker<TileMachine, Value> {
  public:
@@ -208,9 +167,7 @@ class TileMachine : public KernelWalker<TileMachine, Value> {
       vr = v[0];
       vc = v[1];
     }
-    if (vr < 0 || vr > meta.rows || vc < 0 || vc > meta.cols)
-      throw ProgramFault::invalid("valid_shape " + pairText(vr, vc) + " lies outside the tile shape " +
-                                  pairText(meta.rows, meta.cols));
+    tileops::requireLoadValid(meta, vr, vc);
     if (meta.dtype != tensor.tensor.dtype) throw std::invalid_argument("tile dtype differs from the tensor's");
     requireGmWindow(tensor, off, vr, vc);
     checkGmReadRace(tensor, off, vr, vc, block(), "tile.load");

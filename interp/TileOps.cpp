@@ -120,10 +120,11 @@ TileValue unary(UnaryKind k, const TileValue& src) {
   return std::move(out).finish();
 }
 
-TileValue slice(const TileValue& src, const TileMeta& meta, int64_t r0, int64_t c0,
-                const std::optional<std::array<int64_t, 2>>& requestedValid) {
-  requireWindowInside("rows", r0, meta.rows, src.rows(), "window");
-  requireWindowInside("columns", c0, meta.cols, src.cols(), "window");
+std::array<int64_t, 2> sliceValid(int64_t srcRows, int64_t srcCols, int64_t srcValidRows, int64_t srcValidCols,
+                                  const TileMeta& meta, int64_t r0, int64_t c0,
+                                  const std::optional<std::array<int64_t, 2>>& requestedValid) {
+  requireWindowInside("rows", r0, meta.rows, srcRows, "window");
+  requireWindowInside("columns", c0, meta.cols, srcCols, "window");
   if (requestedValid && ((*requestedValid)[0] < 0 || (*requestedValid)[1] < 0))
     throw ProgramFault::invalid("valid_shape " + pairText((*requestedValid)[0], (*requestedValid)[1]) +
                                 " has a negative extent");
@@ -131,8 +132,12 @@ TileValue slice(const TileValue& src, const TileMeta& meta, int64_t r0, int64_t 
     if (!requestedValid) return std::nullopt;
     return (*requestedValid)[static_cast<size_t>(axis)];
   };
-  const int64_t vr = windowValid(src.validRows, r0, meta.rows, requested(0));
-  const int64_t vc = windowValid(src.validCols, c0, meta.cols, requested(1));
+  return {windowValid(srcValidRows, r0, meta.rows, requested(0)), windowValid(srcValidCols, c0, meta.cols, requested(1))};
+}
+
+TileValue slice(const TileValue& src, const TileMeta& meta, int64_t r0, int64_t c0,
+                const std::optional<std::array<int64_t, 2>>& requestedValid) {
+  const auto [vr, vc] = sliceValid(src.rows(), src.cols(), src.validRows, src.validCols, meta, r0, c0, requestedValid);
   // A view: every element of the window keeps its state, valid or not.
   TileBuilder out(meta, vr, vc, /*poisoned=*/true);
   out.copyWindow(0, 0, src, r0, c0, meta.rows, meta.cols);
@@ -140,10 +145,7 @@ TileValue slice(const TileValue& src, const TileMeta& meta, int64_t r0, int64_t 
 }
 
 TileValue extract(const TileValue& src, const TileMeta& meta, int64_t r0, int64_t c0) {
-  requireWindowInside("rows", r0, meta.rows, src.rows(), "window");
-  requireWindowInside("columns", c0, meta.cols, src.cols(), "window");
-  const int64_t vr = windowValid(src.validRows, r0, meta.rows, std::nullopt);
-  const int64_t vc = windowValid(src.validCols, c0, meta.cols, std::nullopt);
+  const auto [vr, vc] = sliceValid(src.rows(), src.cols(), src.validRows, src.validCols, meta, r0, c0, std::nullopt);
   TileBuilder out(meta, vr, vc, /*poisoned=*/true);
   out.copyWindow(0, 0, src, r0, c0, vr, vc);
   return std::move(out).finish();
@@ -191,22 +193,37 @@ std::optional<std::array<int64_t, 2>> reshapeValid(int64_t rows, int64_t cols, i
   return std::nullopt;
 }
 
-TileValue reshape(const TileValue& src, const TileMeta& meta) {
-  if (meta.count() != src.meta.count() || meta.dtype != src.dtype())
+std::array<int64_t, 2> reshapedValid(const TileMeta& src, int64_t validRows, int64_t validCols, const TileMeta& meta) {
+  if (meta.count() != src.count() || meta.dtype != src.dtype)
     throw std::invalid_argument("reshape: element count or dtype changes");
-  const auto valid = reshapeValid(src.rows(), src.cols(), src.validRows, src.validCols, meta.rows, meta.cols);
+  const auto valid = reshapeValid(src.rows, src.cols, validRows, validCols, meta.rows, meta.cols);
   if (!valid)
-    throw ProgramFault::invalid("valid region " + pairText(src.validRows, src.validCols) + " of the " +
-                                pairText(src.rows(), src.cols()) + " source does not map to a prefix rectangle of " +
+    throw ProgramFault::invalid("valid region " + pairText(validRows, validCols) + " of the " +
+                                pairText(src.rows, src.cols) + " source does not map to a prefix rectangle of " +
                                 pairText(meta.rows, meta.cols) + " (flat-prefix rule)");
+  return *valid;
+}
+
+TileValue reshape(const TileValue& src, const TileMeta& meta) {
+  const auto [vr, vc] = reshapedValid(src.meta, src.validRows, src.validCols, meta);
   // Row-major elements reinterpreted: the new tile shares the source's elements.
-  return TileValue{meta, (*valid)[0], (*valid)[1], src.elements};
+  return TileValue{meta, vr, vc, src.elements};
+}
+
+void requireLoadValid(const TileMeta& meta, int64_t vr, int64_t vc) {
+  if (vr < 0 || vr > meta.rows || vc < 0 || vc > meta.cols)
+    throw ProgramFault::invalid("valid_shape " + pairText(vr, vc) + " lies outside the tile shape " +
+                                pairText(meta.rows, meta.cols));
+}
+
+void requireValidInside(int64_t rows, int64_t cols, int64_t validRows, int64_t validCols) {
+  if (validRows < 0 || validRows > rows || validCols < 0 || validCols > cols)
+    throw ProgramFault::invalid("valid extents " + pairText(validRows, validCols) + " lie outside the physical shape " +
+                                pairText(rows, cols));
 }
 
 TileValue setValidShape(const TileValue& src, int64_t validRows, int64_t validCols) {
-  if (validRows < 0 || validRows > src.rows() || validCols < 0 || validCols > src.cols())
-    throw ProgramFault::invalid("valid extents " + pairText(validRows, validCols) + " lie outside the physical shape " +
-                                pairText(src.rows(), src.cols()));
+  requireValidInside(src.rows(), src.cols(), validRows, validCols);
   return TileValue{src.meta, validRows, validCols, src.elements};
 }
 

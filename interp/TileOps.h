@@ -65,6 +65,19 @@ TileValue rowReduce(arith::ReduceKind k, const TileValue& src, const TileMeta& m
 TileValue colReduce(arith::ReduceKind k, const TileValue& src, const TileMeta& meta);
 
 /// Runtime valid rules, exposed for tests and the planned interpreters.
+/// The valid extents of a slice (with `requestedValid`) or extract (without) of the window `meta`
+/// at (r0, c0) of a srcRows x srcCols source with the given valid extents; ProgramFault invalid
+/// when the window leaves the source or a request is negative.
+std::array<int64_t, 2> sliceValid(int64_t srcRows, int64_t srcCols, int64_t srcValidRows, int64_t srcValidCols,
+                                  const TileMeta& meta, int64_t r0, int64_t c0,
+                                  const std::optional<std::array<int64_t, 2>>& requestedValid);
+/// The valid extents of `reshape` from `src` (valid extents given) to `meta`; ProgramFault invalid
+/// when the flat-prefix rule has no answer.
+std::array<int64_t, 2> reshapedValid(const TileMeta& src, int64_t validRows, int64_t validCols, const TileMeta& meta);
+/// A load's valid_shape lies inside the tile's shape, else ProgramFault invalid.
+void requireLoadValid(const TileMeta& meta, int64_t validRows, int64_t validCols);
+/// 0 <= valid <= shape on both axes, else ProgramFault invalid (set_validshape's precondition).
+void requireValidInside(int64_t rows, int64_t cols, int64_t validRows, int64_t validCols);
 /// The write-union of assemble; nullopt when it is not a prefix rectangle.
 std::optional<std::array<int64_t, 2>> assembleValid(const TileValue& target, int64_t r0, int64_t c0,
                                                     int64_t srcValidRows, int64_t srcValidCols);

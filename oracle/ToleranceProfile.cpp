@@ -5,8 +5,8 @@
 #include <stdexcept>
 
 #include "compiler/ir/SourceLoc.h"
+#include "compiler/text/JsonPosition.h"
 #include "oracle/BuiltinProfiles.h"
-#include "oracle/PositionedJson.h"
 
 namespace ptodiff::oracle {
 

@@ -58,41 +58,6 @@ int64_t windowSpan(const Type& frame, int64_t r, int64_t c, int64_t h, int64_t w
   return (elementOffset(frame, r + h - 1, c + w - 1) - elementOffset(frame, r, c)) * es + es;
 }
 
-std::string lowercase(std::string_view s) {
-  std::string out(s);
-  for (char& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return out;
-}
-
-void collectNames(const Block& body, std::set<std::string>& out) {
-  for (const StmtPtr& s : body) {
-    switch (s->kind) {
-      case Stmt::Kind::Assign: out.insert(s->as<AssignStmt>().target.name); break;
-      case Stmt::Kind::Yield:
-        for (const Binder& b : s->as<YieldStmt>().targets) out.insert(b.name);
-        break;
-      case Stmt::Kind::For: {
-        const auto& f = s->as<ForStmt>();
-        out.insert(f.inductionVar.name);
-        for (const Binder& b : f.iterArgs) out.insert(b.name);
-        collectNames(f.body, out);
-        break;
-      }
-      case Stmt::Kind::While: {
-        const auto& w = s->as<WhileStmt>();
-        for (const Binder& b : w.iterArgs) out.insert(b.name);
-        collectNames(w.body, out);
-        break;
-      }
-      case Stmt::Kind::If:
-        collectNames(s->as<IfStmt>().thenBody, out);
-        collectNames(s->as<IfStmt>().elseBody, out);
-        break;
-      default: break;
-    }
-  }
-}
-
 bool intersects(const std::vector<int>& a, const std::vector<int>& b) {
   for (int x : a)
     if (std::binary_search(b.begin(), b.end(), x)) return true;
@@ -200,7 +165,7 @@ class FunctionPlanner {
 
   std::string freshRootName(MemSpace space) {
     for (;;) {
-      std::string name = "mem_" + lowercase(memSpaceName(space)) + "_" + std::to_string(nextRoot_++);
+      std::string name = "mem_" + rootNameSpace(space) + "_" + std::to_string(nextRoot_++);
       if (usedNames_.insert(name).second) return name;
     }
   }
@@ -303,7 +268,7 @@ class FunctionPlanner {
  public:
   void reserveNames() {
     for (const Param& p : fn_.params) usedNames_.insert(p.name);
-    collectNames(fn_.body, usedNames_);
+    collectBoundNames(fn_.body, usedNames_);
   }
 };
 

@@ -4,6 +4,7 @@
 
 #include "compiler/passes/InitMemRef.h"
 #include "compiler/passes/LowerTileToBuffer.h"
+#include "compiler/passes/MaterializeSemanticAliases.h"
 #include "compiler/passes/SelectBufferIRFunctions.h"
 #include "compiler/passes/VerifyTileStorage.h"
 #include "compiler/planners/PlanMemory.h"
@@ -28,7 +29,7 @@ std::vector<std::unique_ptr<Pass>> buildLoweringPipeline() {
   std::vector<std::unique_ptr<Pass>> passes;
   passes.push_back(createInitMemRefPass());
   passes.push_back(createSelectBufferIRFunctionsPass());
-  // MaterializeSemanticAliases (seed 003) goes here once it exists.
+  passes.push_back(createMaterializeSemanticAliasesPass());  // always runs (A2)
   passes.push_back(createPlanMemoryPass());
   passes.push_back(createVerifyTileStoragePass());
   passes.push_back(createOrStandIn("LowerTileToBuffer", createLowerTileToBufferPass));

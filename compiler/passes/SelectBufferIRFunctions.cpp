@@ -5,6 +5,7 @@
 #include <initializer_list>
 #include <tuple>
 
+#include "compiler/passes/aliases/AliasPlan.h"
 #include "compiler/planners/StorageFacts.h"
 
 namespace ptodiff {
@@ -153,11 +154,7 @@ class KernelSelector {
       case Stmt::Kind::If: {
         const auto& i = s.as<IfStmt>();
         for (const Binder* b : resultsOf(s)) {
-          if (b->type.isTile())
-            reject("B1", b->loc, "if result " + q(b->name) +
-                                     " is a Tile; giving branch results one destination needs "
-                                     "MaterializeSemanticAliases, which is not in the pipeline yet");
-          else if (b->type.isTensor() && facts_.tensorParams(b->slot).size() != 1)
+          if (b->type.isTensor() && facts_.tensorParams(b->slot).size() != 1)
             reject("B10", b->loc, "if result " + q(b->name) + " refers to different GM parameters in its arms");
         }
         block(i.thenBody, true);
@@ -169,11 +166,7 @@ class KernelSelector {
 
   void carries(const std::vector<Binder>& iterArgs, const std::string& what) {
     for (const Binder& b : iterArgs) {
-      if (b.type.isTile())
-        reject("L1", b.loc, what + " loop carries Tile " + q(b.name) +
-                                "; carrying Tiles on the Buffer path needs MaterializeSemanticAliases, which is "
-                                "not in the pipeline yet");
-      else if (b.type.isTensor() && facts_.tensorParams(b.slot).size() != 1)
+      if (b.type.isTensor() && facts_.tensorParams(b.slot).size() != 1)
         reject("L5", b.loc, what + " loop carry " + q(b.name) + " does not keep referring to one GM parameter");
     }
   }
@@ -495,7 +488,18 @@ class SelectPass final : public Pass {
 }  // namespace
 
 SelectionVerdict decideBufferIRSelection(const Function& kernel, const PassContext& context) {
-  return KernelSelector(kernel, context).run();
+  SelectionVerdict verdict = KernelSelector(kernel, context).run();
+  // Tile carries and branch results (L1, B1, S16) are selected when MaterializeSemanticAliases can
+  // give each one storage: a needed Mat/Left/Right/Acc copy is impossible (L11, M11, B13), so such a
+  // kernel stays on Tile rather than fail on the Buffer path.
+  if (verdict.selected) {
+    aliases::AliasPlanResult plan = aliases::planSemanticAliases(kernel, true);
+    if (plan.rejection) {
+      verdict.selected = false;
+      verdict.reasons.push_back(SelectionReason{plan.rejection->rule, plan.rejection->loc, plan.rejection->message});
+    }
+  }
+  return verdict;
 }
 
 std::string describeReasons(const SelectionVerdict& verdict) {

@@ -3,10 +3,11 @@
 // function's `buffer_ir_selected` attribute (S2: an existing verdict is never recomputed).
 //
 // It runs after InitMemRef and reads the planned MemRefs (M6: a matmul_acc must already be in
-// place). One feature outside the contract keeps the *whole* kernel on Tile (S3). Because
-// MaterializeSemanticAliases is not in the pipeline yet, every kernel whose Buffer lowering would
-// need it also stays on Tile: Tile loop carries and branch results (L1, B1), and a matmul_acc whose
-// accumulator stays observable (M6). docs/lowering.md lists every rule ID and how it is decided.
+// place). One feature outside the contract keeps the *whole* kernel on Tile (S3). Tile loop
+// carries and branch results (L1, B1) are selected when MaterializeSemanticAliases can give each one
+// storage (a dry run of its plan): a kernel needing a Mat/Left/Right/Acc copy stays on Tile (L11,
+// B13), as does a matmul_acc whose accumulator stays observable (M6). docs/lowering.md lists every
+// rule ID and how it is decided.
 #pragma once
 
 #include <memory>

@@ -117,10 +117,9 @@ class KernelStorageChecker {
       return;
     }
     const int64_t offset = m.offset.value;
-    // P14 holds for the Buffer path; a Tile-path kernel may keep a window at any element offset
-    // (its roots are still aligned: every identity starts at its root's aligned base).
-    const bool bufferPath = fn_.bufferIRSelected != false;
-    if (offset < 0 || (offset % 32 != 0 && (bufferPath || v.kind != ValueKind::View)))
+    // P14 binds Tile-path kernels too: the hardware addresses every UB tile, view or not, from a
+    // 32-byte aligned base, so an unaligned window is unrealizable whichever path lowers it.
+    if (offset < 0 || offset % 32 != 0)
       error(v.binder->loc, "P14", name + " has MemRef offset " + std::to_string(offset) +
                                       "; expected a nonnegative multiple of 32");
     const int64_t base = r.addr.value_or(0);
@@ -168,10 +167,10 @@ class KernelStorageChecker {
     for (const GenerationOverlap& g : live_.generationOverlaps()) {
       const TileValue* def = facts_.value(g.identity);
       Diagnostic& d = error(g.use->expr->loc, "L9",
-                            q(g.use->expr->name) + " may hold an earlier trip's " + live_.describe(g.identity) +
-                                ", which this trip wrote again before the read; keeping both generations needs a copy "
-                                "(MaterializeSemanticAliases' parallel transfers, not in the pipeline yet)");
-      note(d, def->binder->loc, q(def->binder->name) + " is written here on every trip");
+                            q(g.use->expr->name) + " may hold an earlier version of the storage of " + live_.describe(g.identity) +
+                                ", which is written again before the read; keeping both needs a copy "
+                                "(MaterializeSemanticAliases' entry copies or parallel transfers)");
+      note(d, def->binder->loc, q(def->binder->name) + " is written here");
     }
   }
 
@@ -185,6 +184,9 @@ class KernelStorageChecker {
         const TileValue* b = facts_.value(ids[j]);
         std::optional<ByteWindow> wb = bytesOf(ids[j]);
         if (!wb || a->type.space != b->type.space || wa->root != wb->root || !wa->overlaps(*wb)) continue;
+        // Versions of one must-alias storage overwrite each other by design; checkGenerations
+        // proves no value is read after another version replaced it.
+        if (live_.sameVersions(ids[i], ids[j])) continue;
         Overlap rel = live_.relation(ids[i], ids[j]);
         if (rel == Overlap::Disjoint || (rel == Overlap::InPlace && *wa == *wb)) continue;
         Diagnostic& d = error(b->binder->loc, "P18",

@@ -10,7 +10,34 @@ Liveness::Liveness(const StorageFacts& facts, const AliasFamilies& families) : f
   for (const Use& u : facts_.uses()) usesAt_[u.point].push_back(&u);
   collectReferences();
   extendOverLoops();
+  groupVersions();
 }
+
+int Liveness::versionRoot(int identity) const {
+  auto it = versionOf_.find(identity);
+  while (it != versionOf_.end() && it->second != identity) {
+    identity = it->second;
+    it = versionOf_.find(identity);
+  }
+  return identity;
+}
+
+void Liveness::groupVersions() {
+  for (int identity : families_.identities()) versionOf_[identity] = identity;
+  for (const TileValue& v : facts_.values()) {
+    if (v.kind != ValueKind::LoopCarry && v.kind != ValueKind::LoopResult && v.kind != ValueKind::BranchResult) continue;
+    const std::vector<int>& family = families_.family(v.slot);
+    for (size_t i = 0; i < family.size(); ++i)
+      for (size_t j = i + 1; j < family.size(); ++j) {
+        std::optional<ByteWindow> a = identityWindow(facts_, family[i]), b = identityWindow(facts_, family[j]);
+        if (!a || !b || !(*a == *b)) continue;
+        int ra = versionRoot(family[i]), rb = versionRoot(family[j]);
+        if (ra != rb) versionOf_[std::max(ra, rb)] = std::min(ra, rb);
+      }
+  }
+}
+
+bool Liveness::sameVersions(int a, int b) const { return versionRoot(a) == versionRoot(b); }
 
 void Liveness::collectReferences() {
   auto reference = [&](int slot, int point) {
@@ -106,16 +133,24 @@ std::vector<GenerationOverlap> Liveness::generationOverlaps() const {
   std::vector<GenerationOverlap> out;
   for (int identity : families_.identities()) {
     const TileValue* def = facts_.value(identity);
-    if (!def || !mayRunTwice(def->point)) continue;  // no earlier generation can exist
+    if (!def) continue;
+    std::vector<int> versions;
+    for (int other : families_.identities())
+      if (sameVersions(identity, other)) versions.push_back(other);
+    // A lone identity has no earlier generation unless its definition repeats; a version of shared
+    // storage overwrites the others whenever it runs at all.
+    if (versions.size() == 1 ? !mayRunTwice(def->point) : neverRuns(def->point)) continue;
     auto holds = [&](int slot) {
       const std::vector<int>& f = families_.family(slot);
-      return std::binary_search(f.begin(), f.end(), identity);
+      return std::any_of(versions.begin(), versions.end(),
+                         [&](int version) { return std::binary_search(f.begin(), f.end(), version); });
     };
-    // Values that may hold an earlier generation once this trip has rewritten the identity: those
-    // bound before its definition (their only way to it is a carry), and what is built on them.
+    // Values that may hold an earlier generation once this write has happened: those bound before
+    // it on a path that reaches it (for its own identity, their only way to it is a carry), and
+    // what is built on them.
     std::set<int> stale;
     for (const TileValue& v : facts_.values())
-      if (v.point < def->point && holds(v.slot)) stale.insert(v.slot);
+      if (v.point < def->point && holds(v.slot) && !facts_.exclusive(v.point, def->point)) stale.insert(v.slot);
     bool changed = true;
     while (changed) {
       changed = false;
@@ -136,7 +171,13 @@ std::vector<GenerationOverlap> Liveness::generationOverlaps() const {
       // the binding into `stale` and is caught where the bound value is read.
       const Stmt* at = facts_.statementAt(u.point);
       if (!stale.count(u.slot) || !at || (at->kind != Stmt::Kind::Assign && at->kind != Stmt::Kind::Eval)) continue;
-      if (readAgainInALaterTrip(u, def->point) || carriesStaleIntoThisTrip(u, def->point, stale)) {
+      // Defining a view reads no bytes (A8): the view is stale itself and its reads are checked.
+      if (at->kind == Stmt::Kind::Assign) {
+        const TileValue* defined = facts_.value(at->as<AssignStmt>().target.slot);
+        if (defined && defined->kind == ValueKind::View && defined->source == u.slot) continue;
+      }
+      if (readAgainInALaterTrip(u, def->point) || carriesStaleIntoThisTrip(u, def->point, stale) ||
+          rebindsStaleInALaterTrip(u, def->point, stale)) {
         out.push_back(GenerationOverlap{identity, &u, u.slot});
         continue;
       }
@@ -148,6 +189,14 @@ std::vector<GenerationOverlap> Liveness::generationOverlaps() const {
     }
   }
   return out;
+}
+
+bool Liveness::neverRuns(int point) const {
+  for (int l = facts_.innermostLoop(point); l >= 0; l = facts_.loops()[l].parent) {
+    std::optional<int64_t> trips = facts_.constantTrips(l);
+    if (trips && *trips == 0) return true;
+  }
+  return false;
 }
 
 bool Liveness::mayRunTwice(int point) const {
@@ -165,6 +214,21 @@ bool Liveness::carriesStaleIntoThisTrip(const Use& u, int definition, const std:
   if (!v || v->kind != ValueKind::LoopCarry || v->incoming.size() < 2 || !stale.count(v->incoming[1])) return false;
   const LoopExtent* loop = loopOf(v->stmt);
   return loop && loop->contains(definition) && loop->contains(u.point);
+}
+
+bool Liveness::rebindsStaleInALaterTrip(const Use& u, int definition, const std::set<int>& stale) const {
+  const TileValue* carry = facts_.value(u.slot);
+  for (int depth = 0; carry && carry->kind == ValueKind::LoopCarry && !carry->incoming.empty() && depth < 64; ++depth) {
+    const TileValue* init = facts_.value(carry->incoming[0]);
+    if (!init) return false;
+    if (stale.count(init->slot))
+      for (int l = facts_.innermostLoop(definition); l >= 0; l = facts_.loops()[l].parent) {
+        const LoopExtent& loop = facts_.loops()[l];
+        if (init->point < loop.header && loop.header < carry->point && loop.contains(u.point)) return true;
+      }
+    carry = init;
+  }
+  return false;
 }
 
 bool Liveness::readAgainInALaterTrip(const Use& u, int definition) const {

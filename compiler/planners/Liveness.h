@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/planners/PlannedStorage.h"
 #include "compiler/planners/StorageFacts.h"
 
 namespace ptodiff::storage {
@@ -53,8 +54,15 @@ class Liveness {
 
   LiveRange range(int identity) const;
   Overlap relation(int a, int b) const;
-  /// Every read of a stale generation (empty for kernels without such carries).
+  /// Every read of a stale generation (empty for kernels without such carries). With
+  /// MaterializeSemanticAliases' output an identity's generations include the other versions of
+  /// its storage: a write of any version makes values holding an earlier one stale.
   std::vector<GenerationOverlap> generationOverlaps() const;
+  /// Whether two identities are versions of one storage: bound to one loop carry, loop result or
+  /// branch result at the identical window (must-aliases made by MaterializeSemanticAliases). No
+  /// planner places two such identities at one window otherwise: everything a carry or branch
+  /// result may hold is live at the same time.
+  bool sameVersions(int a, int b) const;
   /// "'x' (line 3)": an identity's name and where it is defined, for messages.
   std::string describe(int identity) const;
   /// Source line of a program point (0 when the point has no statement of its own).
@@ -65,6 +73,10 @@ class Liveness {
   const AliasFamilies& families_;
   std::map<int, LiveRange> ranges_;
   std::map<int, std::vector<const Use*>> usesAt_;
+  std::map<int, int> versionOf_;  // identity -> representative of its version group
+
+  void groupVersions();
+  int versionRoot(int identity) const;
 
   void collectReferences();
   void extendOverLoops();
@@ -75,8 +87,14 @@ class Liveness {
   /// Whether `u` reads a carry of a loop holding `definition` whose backedge brings a stale value:
   /// on every later trip the carry is stale from the start.
   bool carriesStaleIntoThisTrip(const Use& u, int definition, const std::set<int>& stale) const;
+  /// Whether `u` reads a carry (or a carry of a carry) whose initializer is stale and bound outside
+  /// a loop holding `definition` and the carry's loop: a later trip of that loop rebinds the carry
+  /// to the rewritten bytes.
+  bool rebindsStaleInALaterTrip(const Use& u, int definition, const std::set<int>& stale) const;
   /// Whether the statement at `point` may run more than once (a loop holding it may take two trips).
   bool mayRunTwice(int point) const;
+  /// Whether a loop holding `point` provably takes no trip.
+  bool neverRuns(int point) const;
   /// Whether `result`'s op may write its storage while reading operand `operandSlot` there: an
   /// in-place-safe elementwise op reading a value that covers a whole identity with its type.
   bool readsInPlace(const TileValue& result, int operandSlot) const;

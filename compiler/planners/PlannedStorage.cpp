@@ -1,6 +1,7 @@
 #include "compiler/planners/PlannedStorage.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 namespace ptodiff::storage {
@@ -212,6 +213,41 @@ std::string capacityText(const Target& target, MemSpace space) {
   if (d.reserved)
     out += " ([" + std::to_string(d.reserved->begin) + ", " + std::to_string(d.reserved->end) + ") is reserved)";
   return out;
+}
+
+std::string rootNameSpace(MemSpace space) {
+  std::string out(memSpaceName(space));
+  for (char& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return out;
+}
+
+void collectBoundNames(const Block& body, std::set<std::string>& out) {
+  for (const StmtPtr& s : body) {
+    switch (s->kind) {
+      case Stmt::Kind::Assign: out.insert(s->as<AssignStmt>().target.name); break;
+      case Stmt::Kind::Yield:
+        for (const Binder& b : s->as<YieldStmt>().targets) out.insert(b.name);
+        break;
+      case Stmt::Kind::For: {
+        const auto& f = s->as<ForStmt>();
+        out.insert(f.inductionVar.name);
+        for (const Binder& b : f.iterArgs) out.insert(b.name);
+        collectBoundNames(f.body, out);
+        break;
+      }
+      case Stmt::Kind::While: {
+        const auto& w = s->as<WhileStmt>();
+        for (const Binder& b : w.iterArgs) out.insert(b.name);
+        collectBoundNames(w.body, out);
+        break;
+      }
+      case Stmt::Kind::If:
+        collectBoundNames(s->as<IfStmt>().thenBody, out);
+        collectBoundNames(s->as<IfStmt>().elseBody, out);
+        break;
+      default: break;
+    }
+  }
 }
 
 }  // namespace ptodiff::storage

@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -97,5 +98,11 @@ void applyPlacement(Function& fn, const std::map<std::string, RootPlacement>& pl
 
 /// "Vec" etc., and "the a2a3 target's Vec holds 188416 usable bytes ([184 KiB, 192 KiB) reserved)".
 std::string capacityText(const Target& target, MemSpace space);
+
+/// Every name `body` binds (assignment targets, yield targets, induction variables, carries), nested
+/// regions included: the names a pass minting new roots or copies must not reuse.
+void collectBoundNames(const Block& body, std::set<std::string>& out);
+/// The space part of a minted root name `mem_<space>_<n>`: "vec", "mat", "acc", ...
+std::string rootNameSpace(MemSpace space);
 
 }  // namespace ptodiff::storage

@@ -1,7 +1,8 @@
 // Case file parsing. nlohmann::json checks the syntax (its parse errors carry a byte offset, turned
-// into LINE:COL here); a small second scan over the then known-valid text records where every key
-// and value starts, so that semantic errors (unknown field, wrong type, bad value) point at the
-// offending text too. nlohmann 3.11 keeps no positions in its DOM, hence the second scan.
+// into LINE:COL here) and gives the typed DOM (integer, unsigned, float); the positioned reader of
+// compiler/text/JsonPosition then reads the known-valid text again to record where every key and
+// value starts, so that semantic errors (unknown field, wrong type, bad value) point at the
+// offending text too. nlohmann 3.11 keeps no positions in its DOM, hence the second reading.
 #include "compiler/text/CaseFile.h"
 
 #include <algorithm>
@@ -17,29 +18,13 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "compiler/text/JsonPosition.h"
+
 namespace ptodiff {
 
 namespace {
 
 using Json = nlohmann::ordered_json;  // keeps source order, so the first bad field is reported first
-
-/// Byte offsets -> 1-based line and column (columns count bytes, like the program parser's).
-class LineMap {
- public:
-  explicit LineMap(std::string_view text) {
-    starts_.push_back(0);
-    for (size_t i = 0; i < text.size(); ++i)
-      if (text[i] == '\n') starts_.push_back(i + 1);
-  }
-  SourceLoc locate(size_t offset) const {
-    const auto after = std::upper_bound(starts_.begin(), starts_.end(), offset);
-    const size_t line = static_cast<size_t>(after - starts_.begin());  // >= 1
-    return {static_cast<uint32_t>(line), static_cast<uint32_t>(offset - starts_[line - 1] + 1)};
-  }
-
- private:
-  std::vector<size_t> starts_;
-};
 
 /// Where a JSON member's key and value start, keyed by the member's path ("/tensors/a/low";
 /// keys are escaped as in a JSON pointer: '~' -> "~0", '/' -> "~1").
@@ -59,97 +44,14 @@ std::string childPath(const std::string& parent, std::string_view key) {
   return out;
 }
 
-/// Walks text that nlohmann already accepted, recording every value's span. The only error it
-/// can find is one nlohmann lets through: a key repeated within one object (JSON leaves that
-/// undefined; here it would hide a typo, so it is rejected).
-class JsonIndexer {
- public:
-  JsonIndexer(std::string_view text, const SourceFile& source, const LineMap& lines)
-      : text_(text), source_(source), lines_(lines) {}
-
-  std::unordered_map<std::string, JsonSpan> index() {
-    value("", std::string::npos);
-    return std::move(spans_);
-  }
-
- private:
-  void skipSpace() {
-    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t' ||
-                                   text_[pos_] == '\n' || text_[pos_] == '\r'))
-      ++pos_;
-  }
-  void skipString() {
-    ++pos_;  // opening quote
-    while (pos_ < text_.size() && text_[pos_] != '"') pos_ += text_[pos_] == '\\' ? 2 : 1;
-    ++pos_;  // closing quote
-  }
-  void value(const std::string& path, size_t keyOffset) {
-    skipSpace();
-    // No case needs deep nesting; a hostile file must not exhaust the stack of this recursion.
-    constexpr int kMaxDepth = 64;
-    if (depth_ >= kMaxDepth)
-      throwError(source_.name, lines_.locate(pos_),
-                 "JSON nested more than " + std::to_string(kMaxDepth) + " levels deep; a case file needs at most 3");
-    ++depth_;
-    JsonSpan span;
-    span.keyOffset = keyOffset;
-    span.valueOffset = pos_;
-    if (pos_ >= text_.size()) return;
-    switch (text_[pos_]) {
-      case '{': object(path); break;
-      case '[': array(path); break;
-      case '"': skipString(); break;
-      default:  // number or literal
-        while (pos_ < text_.size() && !std::strchr(",}] \t\r\n", text_[pos_])) ++pos_;
-    }
-    span.valueEnd = pos_;
-    spans_[path] = span;
-    --depth_;
-  }
-  void object(const std::string& path) {
-    ++pos_;
-    skipSpace();
-    while (pos_ < text_.size() && text_[pos_] != '}') {
-      const size_t keyOffset = pos_;
-      skipString();
-      // nlohmann decodes the key exactly as it did for the DOM (escapes, \u sequences).
-      const std::string key = Json::parse(text_.substr(keyOffset, pos_ - keyOffset)).get<std::string>();
-      const std::string member = childPath(path, key);
-      if (auto it = spans_.find(member); it != spans_.end()) {
-        const SourceLoc first = lines_.locate(it->second.keyOffset);
-        throwError(source_.name, lines_.locate(keyOffset),
-                   "duplicate key \"" + key + "\" (first given at line " + std::to_string(first.line) +
-                       "); each key may appear once");
-      }
-      spans_[member] = JsonSpan{keyOffset, keyOffset, keyOffset};  // placeholder for duplicates
-      skipSpace();
-      ++pos_;  // ':'
-      value(member, keyOffset);
-      skipSpace();
-      if (pos_ < text_.size() && text_[pos_] == ',') ++pos_;
-      skipSpace();
-    }
-    ++pos_;  // '}'
-  }
-  void array(const std::string& path) {
-    ++pos_;
-    skipSpace();
-    for (size_t i = 0; pos_ < text_.size() && text_[pos_] != ']'; ++i) {
-      value(childPath(path, std::to_string(i)), std::string::npos);
-      skipSpace();
-      if (pos_ < text_.size() && text_[pos_] == ',') ++pos_;
-      skipSpace();
-    }
-    ++pos_;  // ']'
-  }
-
-  std::string_view text_;
-  const SourceFile& source_;
-  const LineMap& lines_;
-  size_t pos_ = 0;
-  int depth_ = 0;
-  std::unordered_map<std::string, JsonSpan> spans_;
-};
+/// Every value's span in `root`, keyed by its path (see JsonSpan).
+void indexSpans(const JsonValue& v, const std::string& path, size_t keyOffset,
+                std::unordered_map<std::string, JsonSpan>& spans) {
+  spans[path] = JsonSpan{keyOffset, v.offset, v.end};
+  for (const JsonMember& m : v.members) indexSpans(m.value, childPath(path, m.key), m.keyOffset, spans);
+  for (size_t i = 0; i < v.elements.size(); ++i)
+    indexSpans(v.elements[i], childPath(path, std::to_string(i)), std::string::npos, spans);
+}
 
 /// nlohmann's message without its "[json.exception...] parse error at line L, column C: " prefix.
 std::string parseErrorText(const Json::parse_error& e) {
@@ -248,7 +150,10 @@ class CaseParser {
     } catch (const Json::exception& e) {
       throwError(source_.name, {}, std::string("invalid JSON: ") + e.what());
     }
-    spans_ = JsonIndexer(source_.text, source_, lines_).index();
+    // The positioned reader accepts whatever nlohmann accepted; what it adds is the positions, and
+    // the rejection of a key repeated within one object (JSON leaves that undefined; here it would
+    // hide a typo) and of nesting deeper than any case needs.
+    indexSpans(parsePositionedJson(source_), "", std::string::npos, spans_);
     if (!root.is_object())
       errorAtValue("", "a case file must be a JSON object {...}, got " + jsonKindName(root));
 

@@ -12,6 +12,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "compiler/ir/TypeText.h"
+
 namespace ptodiff {
 
 namespace {
@@ -156,24 +158,6 @@ class ExprPrinter {
   }
 };
 
-std::string extentText(const Extent& e) {
-  switch (e.kind) {
-    case Extent::Kind::Const: return std::to_string(e.value);
-    case Extent::Kind::Symbol: return e.symbol;
-    case Extent::Kind::Dynamic: return "-1";
-  }
-  return "?";
-}
-
-std::string shapeText(const std::vector<int64_t>& shape) {
-  std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i) {
-    if (i) s += ", ";
-    s += std::to_string(shape[i]);
-  }
-  return s + "]";
-}
-
 /// The `pl.TileView(...)` fields of a tile or buffer type that differ from the implicit view
 /// (layout fields already covered by a buffer's `pl.Layout.X` shorthand excluded).
 std::string tileViewText(const Type& t, bool layoutPairPrinted) {
@@ -182,7 +166,8 @@ std::string tileViewText(const Type& t, bool layoutPairPrinted) {
   Type canonical = t;
   canonical.canonicalizeValid();
   if (canonical.valid)
-    fields.push_back("valid_shape=[" + extentText((*canonical.valid)[0]) + ", " + extentText((*canonical.valid)[1]) + "]");
+    fields.push_back("valid_shape=[" + extentText((*canonical.valid)[0], "-1") + ", " +
+                     extentText((*canonical.valid)[1], "-1") + "]");
   if (!layoutPairPrinted) {
     if (t.layout.blayout != implicit.blayout)
       fields.push_back("blayout=pl.TileLayout." + std::string(tileLayoutName(t.layout.blayout)));
@@ -201,7 +186,8 @@ std::string tileOrBufferText(const Type& t) {
   std::string s = isBuffer ? "pl.Buffer[" : "pl.Tile[";
   s += shapeText(t.shape) + ", pl." + std::string(dtypeName(t.dtype));
   if (t.memref)
-    s += ", pl.MemRef(" + t.memref->base + ", " + extentText(t.memref->offset) + ", " + std::to_string(t.memref->size) + ")";
+    s += ", pl.MemRef(" + t.memref->base + ", " + extentText(t.memref->offset, "-1") + ", " +
+         std::to_string(t.memref->size) + ")";
   s += ", pl.Mem." + std::string(memSpaceName(t.space));
   bool layoutPairPrinted = false;
   if (isBuffer) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "compiler/ir/TypeText.h"
 #include "compiler/text/Printer.h"
 
 namespace ptodiff::verify {
@@ -73,24 +74,9 @@ std::string kindText(Type::Kind k) {
 
 std::string aSpace(MemSpace space) { return (space == MemSpace::Acc ? "an " : "a ") + spaceText(space); }
 
-std::string shapeText(int64_t rows, int64_t cols) {
-  return "[" + std::to_string(rows) + ", " + std::to_string(cols) + "]";
-}
-
-std::string shapeText(const std::vector<int64_t>& shape) {
-  std::string out = "[";
-  for (size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
-  return out + "]";
-}
-
-std::string extentText(const Extent& e) {
-  switch (e.kind) {
-    case Extent::Kind::Const: return std::to_string(e.value);
-    case Extent::Kind::Symbol: return e.symbol;
-    case Extent::Kind::Dynamic: return "?";
-  }
-  return "?";
-}
+std::string shapeText(int64_t rows, int64_t cols) { return ptodiff::shapeText(rows, cols); }
+std::string shapeText(const std::vector<int64_t>& shape) { return ptodiff::shapeText(shape); }
+std::string extentText(const Extent& e) { return ptodiff::extentText(e, "?"); }
 
 std::string validText(const Type& t) {
   ValidShape v = canonicalValid(t);

@@ -18,7 +18,7 @@ class full_create_assemble:
         x_left = pl.tile.slice(x, [16, 16], [0, 0])
         c1 = pl.tile.assemble(c, x_right, [0, 0])
         c2 = pl.tile.assemble(c1, x_left, [0, 16])
-        y_win = pl.tile.slice(y, [8, 16], [2, 4])
+        y_win = pl.tile.slice(y, [8, 16], [2, 8])
         c3 = pl.tile.assemble(c2, y_win, [4, 8])
         f = pl.tile.full([16, 32], dtype=pl.FP32, value=0.1)
         r = pl.tile.add(c3, f)

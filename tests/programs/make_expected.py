@@ -645,7 +645,7 @@ def full_create_assemble(k):
     c = create(16, 32, FP32)
     c1 = assemble(c, slice_(x, 16, 16, 0, 16), 0, 0)
     c2 = assemble(c1, slice_(x, 16, 16, 0, 0), 0, 16)
-    c3 = assemble(c2, slice_(y, 8, 16, 2, 4), 4, 8)
+    c3 = assemble(c2, slice_(y, 8, 16, 2, 8), 4, 8)
     f = full(16, 32, FP32, 0.1)
     store(out, binary("add", c3, f), 0, 0)
     store(out, f, 16, 0)

@@ -15,6 +15,8 @@
 #include "compiler/text/Parser.h"
 #include "compiler/verify/Verifier.h"
 #include "interp/BufferInterpreter.h"
+#include "interp/Interpreters.h"
+#include "interp/PlannedTileInterpreter.h"
 #include "interp/CaseSetup.h"
 #include "interp/Npy.h"
 #include "interp/Random.h"
@@ -48,10 +50,12 @@ constexpr const char* kInterpDescription =
     "shape, the number of elements written and of poison elements, and a 64-bit FNV-1a checksum of\n"
     "its bytes.\n"
     "Interpreter: a Buffer-stage function runs on the Buffer interpreter (byte-addressed on-chip\n"
-    "memories of the case's target, with the storage checkers), a Tile-stage function on the value\n"
-    "interpreter. A hazard prints FILE:LINE:COL: hazard: KIND: details on stderr and exits 1.\n"
-    "Buffer programs whose allocations mix alloc((), ADDR) and alloc(()) are judged by the case's\n"
-    "first planner: under PYPTO or DSA_RP an allocation without an address is hazard: addressless.\n"
+    "memories of the case's target, with the storage checkers), a Tile-stage function whose tiles\n"
+    "all carry MemRefs on the planned-Tile interpreter (the same machine, plus the live-clobber\n"
+    "checker), any other Tile-stage function on the value interpreter; --interpreter overrides.\n"
+    "A hazard prints FILE:LINE:COL: hazard: KIND: details on stderr and exits 1.\n"
+    "Programs whose allocations (or planned roots) mix forms with and without an address are judged\n"
+    "by the case's first planner: under PYPTO or DSA_RP one without an address is hazard: addressless.\n"
     "Case: --case CASE.json, else PROGRAM's sibling NAME.case.json when it exists (for add.py:\n"
     "add.case.json), else defaults (In/InOut tensors uniform in [-1, 1], Out tensors sentinel).\n"
     "--input and --scalar override the case.";
@@ -105,33 +109,32 @@ const Function& selectKernel(const Program& program, const std::string& requeste
   usageError("the program has no function \"" + requested + "\" (functions: " + names + ")");
 }
 
-enum class InterpreterKind { Value, Buffer };
-
-/// The interpreter that runs `kernel`: --interpreter when given, else the function's stage
-/// decides (Buffer stage: the Buffer interpreter; Tile stage: the value interpreter). A request
-/// that does not fit the function's stage, or one for an interpreter not built yet, is refused.
+/// The interpreter that runs `kernel`: --interpreter when given, else interp's default rule
+/// (Buffer stage: the Buffer interpreter; a Tile function whose tiles all carry MemRefs: the
+/// planned-Tile interpreter; any other Tile function: the value interpreter). A request that does
+/// not fit the function is refused.
 InterpreterKind chooseInterpreter(const Function& kernel, const std::string& requested) {
   if (kernel.type == FunctionType::Orchestration)
     usageError("function \"" + kernel.name + "\" is an Orchestration function, which the interpreters do not run");
-  if (requested == "planned")
-    usageError("--interpreter planned: the planned-Tile interpreter is a later milestone; --interpreter value "
-               "runs Tile-stage functions and --interpreter buffer Buffer-stage functions");
   const bool bufferStage = kernel.stage == FunctionStage::Buffer;
   if (requested == "buffer" && !bufferStage)
     usageError("--interpreter buffer: function \"" + kernel.name + "\" is a Tile-stage function; the Buffer " +
                "interpreter runs Buffer-stage functions (stage=pl.FunctionIRStage.Buffer)");
-  if (requested == "value" && bufferStage)
-    usageError("--interpreter value: function \"" + kernel.name + "\" is a Buffer-stage function; the value " +
-               "interpreter runs Tile-stage functions (use --interpreter buffer, or no --interpreter)");
-  return bufferStage ? InterpreterKind::Buffer : InterpreterKind::Value;
+  if ((requested == "value" || requested == "planned") && bufferStage)
+    usageError("--interpreter " + requested + ": function \"" + kernel.name + "\" is a Buffer-stage function; the " +
+               requested + " interpreter runs Tile-stage functions (use --interpreter buffer, or no --interpreter)");
+  if (requested == "planned" && !isPlannedTileKernel(kernel))
+    usageError("--interpreter planned: function \"" + kernel.name + "\" has tiles without a MemRef; the planned-Tile " +
+               "interpreter runs planned programs (ptodiff compile --stop-after VerifyTileStorage prints one)");
+  if (const std::optional<InterpreterKind> k = parseInterpreter(requested)) return *k;
+  return defaultInterpreter(kernel);
 }
 
-/// Whether a Buffer program counts as coming from an addressed planner: only a program whose
-/// allocations mix both forms is ambiguous, and then the case's first planner decides (an
-/// all-addressed program is addressed, an all-addressless one is PTOAS's).
+/// Whether a program counts as coming from an addressed planner: only a program whose
+/// allocations (Buffer) or roots (planned Tile) mix both forms is ambiguous, and then the case's
+/// first planner decides (an all-addressed program is addressed, an all-addressless one PTOAS's).
 bool addressedPlannerFor(const Function& kernel, const CaseSpec& spec) {
-  const AllocForms forms = allocFormsOf(kernel);
-  if (!forms.mixed() || spec.planners.empty()) return false;
+  if (!mixesAddressForms(kernel) || spec.planners.empty()) return false;
   const std::optional<Planner> first = parsePlanner(spec.planners.front());
   return first && plannerAssignsAddresses(*first);
 }
@@ -259,8 +262,9 @@ CLI::App* addInterpCommand(CLI::App& app, InterpOptions& o) {
                   "Folder (created with its parents if missing) receiving NAME.npy for every Out/InOut tensor "
                   "(BF16 as <u2 raw bits) and NAME.poison.npy (bool) where the tensor holds poison");
   cmd->add_option("--interpreter", o.interpreter,
-                  "Interpreter: value (Tile-stage functions) or buffer (Buffer-stage functions); default: "
-                  "chosen from the function's stage. planned is a later milestone")
+                  "Interpreter: value (Tile-stage functions, MemRefs ignored), planned (Tile-stage functions "
+                  "whose tiles all carry MemRefs) or buffer (Buffer-stage functions); default: chosen from the "
+                  "function")
       ->check(CLI::IsMember({"value", "planned", "buffer"}));
   return cmd;
 }
@@ -293,8 +297,7 @@ int runInterpCommand(const InterpOptions& options, SourceRegistry& sources) {
   config.seed = spec.seed;
   if (const Target* target = findTarget(spec.target)) config.target = target->kind;
   config.addressedPlanner = addressedPlannerFor(kernel, spec);
-  const RunResult result = interpreter == InterpreterKind::Buffer ? runBufferKernel(program, kernel, args, config)
-                                                                   : runTileKernel(program, kernel, args, config);
+  const RunResult result = runKernel(interpreter, program, kernel, args, config);
 
   printSummary(options, casePath, kernel, config.blockNum, result);
   if (!options.saveOutputs.empty()) saveOutputs(options.saveOutputs, kernel, result);

@@ -5,7 +5,9 @@
 #include <iostream>
 
 #include "tools/ptodiff/CompileCommand.h"
+#include "tools/ptodiff/FuzzCommand.h"
 #include "tools/ptodiff/InterpCommand.h"
+#include "tools/ptodiff/RunCommand.h"
 
 namespace {
 
@@ -28,6 +30,11 @@ int main(int argc, char** argv) {
   CLI::App* interp = addInterpCommand(app, interpOptions);
   CompileOptions compileOptions;
   CLI::App* compile = addCompileCommand(app, compileOptions);
+  FuzzOptions fuzzOptions;
+  ReplayOptions replayOptions;
+  const FuzzCommands fuzz = addFuzzCommands(app, fuzzOptions, replayOptions);
+  RunOptions runOptions;
+  CLI::App* run = addRunCommand(app, runOptions);
 
   try {
     app.parse(argc, argv);
@@ -45,6 +52,10 @@ int main(int argc, char** argv) {
   try {
     if (interp->parsed()) return runInterpCommand(interpOptions, sources);
     if (compile->parsed()) return runCompileCommand(compileOptions, sources);
+    if (fuzz.merge->parsed()) return runFuzzMergeCommand(fuzzOptions);
+    if (fuzz.fuzz->parsed()) return runFuzzCommand(fuzzOptions);
+    if (fuzz.replay->parsed()) return runReplayCommand(replayOptions, sources);
+    if (run->parsed()) return runRunCommand(runOptions, sources);
     return kExitBadInput;  // unreachable: CLI11 requires a subcommand
   } catch (const DiagnosticError& e) {
     std::cout.flush();

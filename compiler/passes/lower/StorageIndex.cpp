@@ -705,11 +705,13 @@ void StorageIndex::defineWindow(const AssignStmt& s, const Expr& call, int depth
                           "parent's valid region with an explicit valid_shape");
       valid[axis] = ValidExt::of(*requested->args[axis]);
     }
-    if (valid[axis].isConst() && *valid[axis].constant <= 0)
+  }
+  // Checked once both axes are known: the message prints the whole valid tuple.
+  for (const ValidExt& axis : valid)
+    if (axis.isConst() && *axis.constant <= 0)
       failure_.fail("W17", op, loc,
                     "the window " + q(b.name) + " has valid extents " + validText(valid) +
                         "; expected positive constant extents (zero-valid windows are rejected)");
-  }
 
   Window w;
   w.parent = parentSlot;

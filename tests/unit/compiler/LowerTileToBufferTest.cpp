@@ -155,6 +155,20 @@ TEST(LowerTileToBufferErrors, UnalignedStaticWindowOffset) {
             "32-byte aligned; expected an aligned vector base address\n");
 }
 
+// W17 on the first axis while the second is runtime: the message prints both extents (this
+// crashed once, printing the second axis before it was known).
+TEST(LowerTileToBufferErrors, ZeroValidWindowOnTheFirstAxis) {
+  EXPECT_EQ(failure(kernel(kVecParams, kVecResult,
+                           "        m: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384, addr=0)\n"
+                           "        w0: pl.Tile[[64, 64], pl.FP32, pl.MemRef(m, 0, 16384), pl.Mem.Vec] = "
+                           "pl.tile.load(x, [0, 0], [64, 64])\n"
+                           "        w: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m, 0, 3968), pl.Mem.Vec, "
+                           "pl.TileView(valid_shape=[0, row])] = pl.tile.slice(w0, [16, 32], [0, 0], valid_shape=[0, row])\n"
+                           "        return out\n")),
+            "test.py:9:111: error: LowerTileToBuffer: [W17] tile.slice: the window 'w' has valid extents [0, row]; "
+            "expected positive constant extents (zero-valid windows are rejected)\n");
+}
+
 TEST(LowerTileToBufferErrors, UnprovableRuntimeColumnOffset) {
   EXPECT_EQ(failure(kernel(kVecParams, kVecResult,
                            "        m: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384, addr=0)\n"

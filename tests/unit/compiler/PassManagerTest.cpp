@@ -261,8 +261,9 @@ TEST(PassManager, AnUnavailablePassFailsOnlyWhenItRuns) {
 }
 
 TEST(PassPipeline, IsTheStraightListOfSpecLowering) {
-  EXPECT_EQ(loweringPassNames(), (std::vector<std::string>{"InitMemRef", "SelectBufferIRFunctions", "PlanMemory",
-                                                           "VerifyTileStorage", "LowerTileToBuffer"}));
+  EXPECT_EQ(loweringPassNames(),
+            (std::vector<std::string>{"InitMemRef", "SelectBufferIRFunctions", "MaterializeSemanticAliases",
+                                      "PlanMemory", "VerifyTileStorage", "LowerTileToBuffer"}));
 }
 
 // ---- the buffer_ir_selected attribute in the text format ----
@@ -359,7 +360,7 @@ TEST(PassCompileCommand, RejectsAnUnknownPassWithExitStatus2) {
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err,
             "ptodiff: error: --stop-after Nothing: no pass of that name; expected one of: InitMemRef, "
-            "SelectBufferIRFunctions, PlanMemory, VerifyTileStorage, LowerTileToBuffer\n");
+            "SelectBufferIRFunctions, MaterializeSemanticAliases, PlanMemory, VerifyTileStorage, LowerTileToBuffer\n");
 }
 
 TEST(PassCompileCommand, ReportsAPassRejectingTheProgramWithExitStatus2) {

@@ -210,7 +210,10 @@ RC_GTEST_PROP(PlannerRandomPrograms, PlansAreSoundOrRejectedForAGenerationOverla
       if (what.find("VerifyTileStorage [L9]") == std::string::npos)
         RC_FAIL(std::string(plannerName(planner)) + " rejected the kernel: " + what + "\n" + text);
       Program plannedAnyway = lowerUpTo(program, contextFor(planner), "PlanMemory");
-      RC_ASSERT(plannedAnyway.functions[0].bufferIRSelected == std::optional<bool>(false));
+      // MaterializeSemanticAliases legalizes every selected kernel's loops and branches: an L9
+      // rejection may only remain on the Tile path (a loop left as it was, L11).
+      if (plannedAnyway.functions[0].bufferIRSelected != std::optional<bool>(false))
+        RC_FAIL(std::string(plannerName(planner)) + " rejected a selected kernel: " + what + "\n" + text);
       // How precise the rejection is: whether the plan it refused really reads clobbered bytes.
       bool clobbers = !oracle_test::StorageOracle(plannedAnyway.functions[0], 64).run().empty();
       RC_TAG(clobbers ? "rejected: generations (L9), clobber confirmed" : "rejected: generations (L9), conservative");

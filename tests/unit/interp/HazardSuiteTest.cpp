@@ -1,13 +1,16 @@
-// The Buffer hazard suite of tests/hazards/ (see its README.md): every NAME.py there holds one
-// deliberate storage bug and states, in its `# expect:` header, the exact first line ptodiff prints
-// for it (`LINE:COL: hazard: KIND: details`), or, for a bug no Buffer-only checker can see,
-// `mismatch: TENSOR[r, c]` (the first element that differs from the `# expected-outputs:` folder).
-// tests/hazards/clean/ holds correct Buffer programs (`# expect: pass`) whose outputs must equal
-// the independently computed expected outputs of the Tile programs they were lowered from.
+// The storage hazard suite of tests/hazards/ (see its README.md): every NAME.py there — a
+// Buffer-stage program, or a planned Tile program (planned_*.py, every tile carrying a MemRef) —
+// holds one deliberate storage bug and states, in its `# expect:` header, the exact first line
+// ptodiff prints for it (`LINE:COL: hazard: KIND: details`), or, for a bug no checker of that run
+// can see, `mismatch: TENSOR[r, c]` (the first element that differs from the `# expected-outputs:`
+// folder). tests/hazards/clean/ holds correct programs (`# expect: pass`: hand-lowered Buffer
+// programs and reference-planned Tile programs) whose outputs must equal the independently
+// computed expected outputs of the Tile programs they come from.
 //
-// Each program runs in-process on the Buffer interpreter under its NAME.case.json, with the run
-// configuration `ptodiff interp` derives from the case; one more test runs the ptodiff binary on
-// every hazard program and compares its first stderr line with the header, character for character.
+// Each program runs in-process on the interpreter `ptodiff interp` picks for it (interp/
+// Interpreters.h) under its NAME.case.json, with the run configuration `ptodiff interp` derives
+// from the case; one more test runs the ptodiff binary on every hazard program and compares its
+// first stderr line with the header, character for character.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -26,9 +29,9 @@
 #include "compiler/text/CaseFile.h"
 #include "compiler/text/Parser.h"
 #include "compiler/verify/Verifier.h"
-#include "interp/BufferInterpreter.h"
 #include "interp/CaseSetup.h"
 #include "interp/Hazard.h"
+#include "interp/Interpreters.h"
 #include "interp/Npy.h"
 
 namespace ptodiff {
@@ -69,6 +72,7 @@ std::optional<std::string> headerValue(const std::string& text, const std::strin
 struct SuiteRun {
   Program program;
   const Function* kernel = nullptr;
+  InterpreterKind interpreter = InterpreterKind::Buffer;
   RunResult result;
 };
 
@@ -87,10 +91,12 @@ SuiteRun runSuiteProgram(const std::string& relative) {
   config.blockNum = spec.blockNum;
   config.seed = spec.seed;
   config.target = findTarget(spec.target)->kind;
-  // The CLI's rule: only a program mixing both alloc forms is judged by the case's first planner.
+  // The CLI's rules: the interpreter follows the function (Buffer stage: Buffer; Tile with MemRefs:
+  // planned Tile), and only a program mixing both address forms is judged by the case's first planner.
   const std::optional<Planner> first = parsePlanner(spec.planners.front());
-  config.addressedPlanner = allocFormsOf(*run.kernel).mixed() && first && plannerAssignsAddresses(*first);
-  run.result = runBufferKernel(run.program, *run.kernel, buildKernelArgs(*run.kernel, spec, {}), config);
+  config.addressedPlanner = mixesAddressForms(*run.kernel) && first && plannerAssignsAddresses(*first);
+  run.interpreter = defaultInterpreter(*run.kernel);
+  run.result = runKernel(run.interpreter, run.program, *run.kernel, buildKernelArgs(*run.kernel, spec, {}), config);
   return run;
 }
 
@@ -185,21 +191,25 @@ INSTANTIATE_TEST_SUITE_P(Suite, CleanProgram, ::testing::ValuesIn(suitePrograms(
 
 // ---- the suite as a whole ----
 
-TEST(HazardSuite, CoversEveryBufferCheckerWithAtLeastFourteenPrograms) {
-  std::set<std::string> kinds;
-  int hazards = 0;
+TEST(HazardSuite, CoversEveryStorageCheckerOnBothPhysicalInterpretersWithAtLeastTwentyPrograms) {
+  std::map<InterpreterKind, std::set<std::string>> kinds;
+  int programs = 0;
   for (const std::string& name : suitePrograms("")) {
     const std::optional<std::string> expect = headerValue(readText(hazardsDir() / name), "expect");
     ASSERT_TRUE(expect) << name;
+    ++programs;
     const size_t at = expect->find(": hazard: ");
     if (at == std::string::npos) continue;
-    ++hazards;
     const std::string rest = expect->substr(at + std::string(": hazard: ").size());
-    kinds.insert(rest.substr(0, rest.find(':')));
+    Program program = parseProgramFile((hazardsDir() / name).string());
+    verifyOrThrow(program);
+    kinds[defaultInterpreter(*program.defaultKernel())].insert(rest.substr(0, rest.find(':')));
   }
-  EXPECT_GE(hazards, 14);
+  EXPECT_GE(programs, 20);
   for (const char* kind : {"bounds", "align", "reserved", "overlap", "capacity", "valid", "empty-op", "addressless"})
-    EXPECT_TRUE(kinds.count(kind)) << "no hazard program expects '" << kind << "'";
+    EXPECT_TRUE(kinds[InterpreterKind::Buffer].count(kind)) << "no Buffer program expects '" << kind << "'";
+  for (const char* kind : {"bounds", "align", "reserved", "overlap", "live-clobber", "capacity", "valid", "addressless"})
+    EXPECT_TRUE(kinds[InterpreterKind::Planned].count(kind)) << "no planned-Tile program expects '" << kind << "'";
   EXPECT_GE(suitePrograms("clean").size(), 5u);
 }
 

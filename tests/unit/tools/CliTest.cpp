@@ -370,7 +370,7 @@ TEST_F(Cli, BufferStageFunctionsRunOnTheBufferInterpreter) {
   EXPECT_THAT(o.err, HasSubstr("--interpreter value: function \"kernel\" is a Buffer-stage function"));
   o = runPtodiff(dir, "interp buf.py --interpreter planned");
   EXPECT_EQ(o.exitCode, 2);
-  EXPECT_THAT(o.err, HasSubstr("planned-Tile interpreter is a later milestone"));
+  EXPECT_THAT(o.err, HasSubstr("--interpreter planned: function \"kernel\" is a Buffer-stage function"));
   writeFileBytes(dir.file("same.py"), kSameWindowProgram);
   o = runPtodiff(dir, "interp same.py --interpreter buffer");
   EXPECT_EQ(o.exitCode, 2);

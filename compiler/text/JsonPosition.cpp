@@ -1,21 +1,19 @@
-#include "oracle/PositionedJson.h"
+#include "compiler/text/JsonPosition.h"
 
+#include <algorithm>
 #include <charconv>
-#include <cstdint>
 #include <string>
 
-namespace ptodiff::oracle {
+namespace ptodiff {
 
 namespace {
 
-/// Deeper nesting than any profile needs; keeps hostile input from exhausting the stack.
-constexpr int kMaxDepth = 64;
-
 class JsonReader {
  public:
-  explicit JsonReader(const SourceFile& source) : source_(source), text_(source.text) {}
+  explicit JsonReader(const SourceFile& source) : source_(source), text_(source.text), lines_(text_) {}
 
   JsonValue readDocument() {
+    if (text_.starts_with("\xEF\xBB\xBF")) pos_ = 3;  // UTF-8 byte-order mark
     skipSpace();
     if (atEnd()) fail(pos_, "the file is empty; expected a JSON object {...}");
     JsonValue root = readValue(0);
@@ -26,7 +24,7 @@ class JsonReader {
 
  private:
   [[noreturn]] void fail(size_t offset, const std::string& message) const {
-    throwError(source_.name, locateOffset(text_, offset), "invalid JSON: " + message);
+    throwError(source_.name, lines_.locate(offset), "invalid JSON: " + message);
   }
 
   bool atEnd() const { return pos_ >= text_.size(); }
@@ -42,34 +40,43 @@ class JsonReader {
     ++pos_;
   }
 
+  /// The value at pos_, with its span. `depth` counts the values it lies inside (the root: 0).
   JsonValue readValue(int depth) {
-    if (depth > kMaxDepth) fail(pos_, "nesting deeper than " + std::to_string(kMaxDepth) + " levels");
     skipSpace();
+    if (depth >= kMaxJsonDepth)
+      throwError(source_.name, lines_.locate(pos_),
+                 "JSON nested more than " + std::to_string(kMaxJsonDepth) + " levels deep");
     JsonValue v;
     v.offset = pos_;
+    readValueAt(v, depth);
+    v.end = pos_;
+    return v;
+  }
+
+  void readValueAt(JsonValue& v, int depth) {
     const char c = peek();
-    if (c == '{') return readObject(std::move(v), depth);
-    if (c == '[') return readArray(std::move(v), depth);
+    if (c == '{') return readObject(v, depth);
+    if (c == '[') return readArray(v, depth);
     if (c == '"') {
       v.kind = JsonValue::Kind::String;
       v.string = readString();
-      return v;
+      return;
     }
     if (c == '-' || (c >= '0' && c <= '9')) {
       v.kind = JsonValue::Kind::Number;
       v.number = readNumber();
-      return v;
+      return;
     }
     if (readWord("true")) {
       v.kind = JsonValue::Kind::Bool;
       v.boolean = true;
-      return v;
+      return;
     }
     if (readWord("false")) {
       v.kind = JsonValue::Kind::Bool;
-      return v;
+      return;
     }
-    if (readWord("null")) return v;
+    if (readWord("null")) return;
     if (atEnd()) fail(pos_, "unexpected end of file; expected a value");
     fail(pos_, "unexpected character '" + std::string(1, c) + "'; expected a value (object, array, string, number, "
                                                                  "true, false or null)");
@@ -81,13 +88,13 @@ class JsonReader {
     return true;
   }
 
-  JsonValue readObject(JsonValue v, int depth) {
+  void readObject(JsonValue& v, int depth) {
     v.kind = JsonValue::Kind::Object;
     ++pos_;  // '{'
     skipSpace();
     if (peek() == '}') {
       ++pos_;
-      return v;
+      return;
     }
     for (;;) {
       skipSpace();
@@ -97,7 +104,7 @@ class JsonReader {
       m.key = readString();
       if (const JsonMember* first = v.find(m.key))
         fail(m.keyOffset, "duplicate key \"" + m.key + "\" (first given at line " +
-                              std::to_string(locateOffset(text_, first->keyOffset).line) + ")");
+                              std::to_string(lines_.locate(first->keyOffset).line) + ")");
       expect(':', "':' after the member name");
       m.value = readValue(depth + 1);
       v.members.push_back(std::move(m));
@@ -108,19 +115,19 @@ class JsonReader {
       }
       if (peek() == '}') {
         ++pos_;
-        return v;
+        return;
       }
       fail(pos_, "expected ',' or '}' after an object member");
     }
   }
 
-  JsonValue readArray(JsonValue v, int depth) {
+  void readArray(JsonValue& v, int depth) {
     v.kind = JsonValue::Kind::Array;
     ++pos_;  // '['
     skipSpace();
     if (peek() == ']') {
       ++pos_;
-      return v;
+      return;
     }
     for (;;) {
       v.elements.push_back(readValue(depth + 1));
@@ -131,7 +138,7 @@ class JsonReader {
       }
       if (peek() == ']') {
         ++pos_;
-        return v;
+        return;
       }
       fail(pos_, "expected ',' or ']' after an array element");
     }
@@ -247,6 +254,7 @@ class JsonReader {
 
   const SourceFile& source_;
   std::string_view text_;
+  LineMap lines_;
   size_t pos_ = 0;
 };
 
@@ -272,17 +280,19 @@ std::string_view jsonKindName(JsonValue::Kind k) {
 
 JsonValue parsePositionedJson(const SourceFile& source) { return JsonReader(source).readDocument(); }
 
-SourceLoc locateOffset(std::string_view text, size_t offset) {
-  uint32_t line = 1, col = 1;
-  for (size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      col = 1;
-    } else {
-      ++col;
-    }
-  }
-  return {line, col};
+LineMap::LineMap(std::string_view text) : size_(text.size()) {
+  starts_.push_back(0);
+  for (size_t i = 0; i < text.size(); ++i)
+    if (text[i] == '\n') starts_.push_back(i + 1);
 }
 
-}  // namespace ptodiff::oracle
+SourceLoc LineMap::locate(size_t offset) const {
+  offset = std::min(offset, size_);
+  const auto after = std::upper_bound(starts_.begin(), starts_.end(), offset);
+  const size_t line = static_cast<size_t>(after - starts_.begin());  // >= 1
+  return {static_cast<uint32_t>(line), static_cast<uint32_t>(offset - starts_[line - 1] + 1)};
+}
+
+SourceLoc locateOffset(std::string_view text, size_t offset) { return LineMap(text).locate(offset); }
+
+}  // namespace ptodiff

@@ -1,0 +1,605 @@
+#include "compiler/passes/aliases/AliasPlan.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+#include <stdexcept>
+
+#include "compiler/planners/PlannedStorage.h"
+#include "compiler/planners/StorageFacts.h"
+
+namespace ptodiff::aliases {
+
+namespace {
+
+using namespace storage;
+
+std::string q(const std::string& name) { return "'" + name + "'"; }
+
+/// The type `pl.tile.move(src, target_memory=space)` infers (semantics: the valid region is copied).
+Type moveType(const Type& src) {
+  Type t = Type::tile(src.rows(), src.cols(), src.dtype, src.space);
+  t.valid = src.valid;
+  t.canonicalizeValid();
+  return t;
+}
+
+bool sameTypeIgnoringStorage(Type a, Type b) {
+  a.memref.reset();
+  b.memref.reset();
+  a.canonicalizeValid();
+  b.canonicalizeValid();
+  return a == b;
+}
+
+/// Whether two MemRefs may share a byte (runtime offsets may be anywhere in their root).
+bool mayOverlap(const MemRef& a, const MemRef& b) {
+  if (a.base != b.base) return false;
+  if (!a.offset.isConst() || !b.offset.isConst()) return true;
+  return a.offset.value < b.offset.value + b.size && b.offset.value < a.offset.value + a.size;
+}
+
+/// A view's MemRef after its source moved from `sourceBefore` to `sourceNow`: the same relative
+/// window (A20), applied once.
+MemRef rebaseView(const MemRef& annotation, const MemRef& sourceBefore, const MemRef& sourceNow) {
+  MemRef out{sourceNow.base, Extent::dynamic(), annotation.size};
+  if (annotation.offset.isConst() && sourceBefore.offset.isConst() && sourceNow.offset.isConst())
+    out.offset = Extent::constant(sourceNow.offset.value + annotation.offset.value - sourceBefore.offset.value);
+  return out;
+}
+
+bool isElementwise(const Expr* call) {
+  if (!call || call->kind != Expr::Kind::Call) return false;
+  OpFamily f = opInfo(call->op).family;
+  return f == OpFamily::Binary || f == OpFamily::Unary || f == OpFamily::TileScalar;
+}
+
+/// A copy the planner decided it cannot make; unwinds to the loop or the entry point.
+struct Rejected {
+  AliasRejection why;
+};
+
+class Materializer {
+ public:
+  Materializer(const Function& fn, bool selected) : fn_(fn), selected_(selected), facts_(fn) {
+    for (const Root& r : collectRoots(fn)) {
+      state_.rootSize[r.name] = r.size;
+      state_.rootSpace[r.name] = r.space;
+    }
+    for (const Param& p : fn.params) state_.used.insert(p.name);
+    collectBoundNames(fn.body, state_.used);
+  }
+
+  AliasPlanResult run() {
+    AliasPlanResult out;
+    try {
+      walk(fn_.body);
+    } catch (const Rejected& r) {
+      out.rejection = r.why;
+      return out;
+    }
+    for (const TileValue& v : facts_.values())
+      if (v.isAssign() && state_.nominal.count(v.slot)) state_.plan.memrefs[v.slot] = state_.nominal.at(v.slot);
+    out.plan = std::move(state_.plan);
+    return out;
+  }
+
+ private:
+  /// Everything a rejected loop of an unselected kernel rolls back.
+  struct State {
+    std::map<int, MemRef> nominal;               // the MemRef the text names for a value
+    std::map<int, std::optional<MemRef>> exact;  // its storage when it is one known window
+    std::set<int> walked;
+    std::map<std::string, int64_t> rootSize;
+    std::map<std::string, MemSpace> rootSpace;
+    std::set<std::string> used;
+    std::set<std::string> pinned;  // roots chosen as a carry's or branch result's storage
+    int nextRoot = 0;
+    AliasPlan plan;
+  };
+
+  const Function& fn_;
+  bool selected_;
+  StorageFacts facts_;
+  State state_;
+
+  // ---- names and storage ----
+
+  std::string freshName(const std::string& stem) {
+    for (int i = 0;; ++i) {
+      std::string name = i == 0 ? stem : stem + "_" + std::to_string(i);
+      if (state_.used.insert(name).second) return name;
+    }
+  }
+
+  MemRef freshRoot(MemSpace space, int64_t bytes, SourceLoc loc) {
+    std::string name;
+    do {
+      name = "mem_" + rootNameSpace(space) + "_" + std::to_string(state_.nextRoot++);
+    } while (!state_.used.insert(name).second);
+    state_.plan.roots.push_back(PlannedRoot{name, space, bytes, loc});
+    state_.rootSize[name] = bytes;
+    state_.rootSpace[name] = space;
+    return MemRef{name, Extent::constant(0), bytes};
+  }
+
+  std::optional<MemRef> exactOf(int slot) const {
+    auto it = state_.exact.find(slot);
+    return it == state_.exact.end() ? std::nullopt : it->second;
+  }
+
+  bool wholeRoot(const MemRef& m) const {
+    auto it = state_.rootSize.find(m.base);
+    return it != state_.rootSize.end() && m.offset == Extent::constant(0) && m.size == it->second;
+  }
+
+  void define(int slot, const MemRef& nominal, std::optional<MemRef> exact) {
+    state_.nominal[slot] = nominal;
+    state_.exact[slot] = exact;
+    state_.walked.insert(slot);
+  }
+
+  // ---- the walk ----
+
+  void walk(const Block& body) {
+    for (const StmtPtr& s : body) {
+      switch (s->kind) {
+        case Stmt::Kind::Assign: {
+          const TileValue* v = facts_.value(s->as<AssignStmt>().target.slot);
+          if (v) assign(*v);
+          break;
+        }
+        case Stmt::Kind::For: {
+          const auto& f = s->as<ForStmt>();
+          loop(*s, f.iterArgs, f.inits, f.body);
+          break;
+        }
+        case Stmt::Kind::While: {
+          const auto& w = s->as<WhileStmt>();
+          loop(*s, w.iterArgs, w.inits, w.body);
+          break;
+        }
+        case Stmt::Kind::If: branch(s->as<IfStmt>()); break;
+        default: break;
+      }
+    }
+  }
+
+  void assign(const TileValue& v) {
+    const MemRef own = v.type.memref.value_or(MemRef{});
+    auto viewOf = [&](int source) {
+      const std::optional<MemRef> before = facts_.staticMemRef(source);
+      if (!before || !state_.nominal.count(source)) return define(v.slot, own, std::nullopt);
+      std::optional<MemRef> exact = exactOf(source);
+      define(v.slot, rebaseView(own, *before, state_.nominal.at(source)),
+             exact ? std::optional<MemRef>(rebaseView(own, *before, *exact)) : std::nullopt);
+    };
+    switch (v.kind) {
+      case ValueKind::Fresh: define(v.slot, own, own); return;
+      case ValueKind::View: viewOf(v.source); return;
+      case ValueKind::InPlace:
+        if (v.type.memref && v.type.memref == facts_.staticMemRef(v.source)) viewOf(v.source);
+        else define(v.slot, own, own);
+        return;
+      default: return;
+    }
+  }
+
+  // ---- loops (L1-L3, L8, L9, L11, A3) ----
+
+  const LoopExtent& extentOf(const Stmt& s) const {
+    for (const LoopExtent& l : facts_.loops())
+      if (l.stmt == &s) return l;
+    throw std::logic_error("MaterializeSemanticAliases: loop without extent");
+  }
+
+  void loop(const Stmt& s, const std::vector<Binder>& iterArgs, const std::vector<ExprPtr>& inits, const Block& body) {
+    State saved = state_;
+    try {
+      legalizeLoop(s, iterArgs, inits, body);
+      return;
+    } catch (const Rejected&) {
+      if (selected_) throw;
+    }
+    // An unselected kernel keeps such a loop as it was (VerifyTileStorage's L9 check stays the net).
+    state_ = saved;
+    for (size_t k = 0; k < iterArgs.size(); ++k)
+      if (iterArgs[k].type.isTile() && state_.nominal.count(inits[k]->slot))
+        define(iterArgs[k].slot, state_.nominal.at(inits[k]->slot), std::nullopt);
+    walk(body);
+    if (const YieldStmt* y = trailingYield(body))
+      for (size_t k = 0; k < y->targets.size() && k < inits.size(); ++k)
+        if (y->targets[k].type.isTile() && state_.nominal.count(inits[k]->slot))
+          define(y->targets[k].slot, state_.nominal.at(inits[k]->slot), std::nullopt);
+  }
+
+  [[noreturn]] void rejectCopy(const std::string& what, const Type& t, SourceLoc loc) {
+    throw Rejected{AliasRejection{
+        "L11", loc,
+        what + " needs a " + std::string(memSpaceName(t.space)) + " -> " + std::string(memSpaceName(t.space)) +
+            " copy, which the target cannot perform (M11, M14: only Vec tiles are copied by tile.move); "
+            "expected the carried storage to stay one alias"}};
+  }
+
+  void legalizeLoop(const Stmt& s, const std::vector<Binder>& iterArgs, const std::vector<ExprPtr>& inits,
+                    const Block& body) {
+    const LoopExtent& ext = extentOf(s);
+    const YieldStmt* y = trailingYield(body);
+    std::map<size_t, MemRef> canon;
+    // Entry copies: decided for every carry first, so a rejection comes before any copy (L11).
+    std::vector<size_t> copies;
+    for (size_t k = 0; k < iterArgs.size(); ++k) {
+      if (!iterArgs[k].type.isTile()) continue;
+      const Expr& init = *inits[k];
+      if (needsEntryCopy(s, ext, k, init, canon)) {
+        if (iterArgs[k].type.space != MemSpace::Vec || !sameTypeIgnoringStorage(moveType(init.type), iterArgs[k].type))
+          rejectCopy("the initial value " + q(init.name) + " of carry " + q(iterArgs[k].name) +
+                         " is still observable (or not a whole allocation), so an entry copy (L3)",
+                     iterArgs[k].type, init.loc);
+        copies.push_back(k);
+        canon[k] = MemRef{"?", Extent::constant(0), 0};  // placeholder: overlaps nothing yet
+      } else {
+        canon[k] = *exactOf(init.slot);
+      }
+    }
+    for (size_t k : copies) {
+      const Expr& init = *inits[k];
+      MemRef c = freshRoot(iterArgs[k].type.space, tileBytes(iterArgs[k].type), s.loc);
+      Type t = moveType(init.type);
+      t.memref = c;
+      std::string name = freshName(init.name + "_in");
+      state_.plan.beforeStmt[&s].push_back(PlannedMove{name, init.name, t, s.loc});
+      state_.plan.replaceOperand[{&s, k}] = name;
+      canon[k] = c;
+    }
+    for (const auto& [k, c] : canon) {
+      define(iterArgs[k].slot, c, c);
+      state_.pinned.insert(c.base);
+    }
+    walk(body);
+    if (!y) return;
+    const int yieldPoint = facts_.pointOf(y);
+    std::vector<Transfer> transfers;
+    for (const auto& [k, c] : canon) {
+      const Expr& value = *y->values[k];
+      if (exactOf(value.slot) == c) continue;
+      if (retarget(value.slot, c, body, yieldPoint)) continue;
+      transfers.push_back(Transfer{k, &value, c, iterArgs[k]});
+    }
+    for (const Transfer& t : transfers)
+      if (t.carry.type.space != MemSpace::Vec || !sameTypeIgnoringStorage(moveType(t.value->type), t.carry.type))
+        rejectCopy("the backedge value " + q(t.value->name) + " of carry " + q(t.carry.name) +
+                       " lives in other storage, so a transfer into the carry (L9)",
+                   t.carry.type, t.value->loc);
+    schedule(*y, transfers);
+    for (const auto& [k, c] : canon)
+      if (k < y->targets.size()) define(y->targets[k].slot, c, c);
+  }
+
+  /// Whether a loop input must be copied before the loop (L3): it is not one whole allocation, its
+  /// storage overlaps an earlier carry's, or anything sharing its storage may be read at or after the
+  /// loop header, or before it inside a loop that repeats the header (conservative A4-A12).
+  bool needsEntryCopy(const Stmt& s, const LoopExtent& ext, size_t k, const Expr& init,
+                      const std::map<size_t, MemRef>& earlier) const {
+    if (init.kind != Expr::Kind::Name) return true;
+    std::optional<MemRef> e = exactOf(init.slot);
+    if (!e || !wholeRoot(*e)) return true;
+    const TileValue* v = facts_.value(init.slot);
+    if (!v) return true;
+    if (v->kind == ValueKind::View && v->call->kind == Expr::Kind::Call &&
+        opInfo(v->call->op).family != OpFamily::SetValidShape)
+      return true;  // a window or a relabel, not the whole identity
+    for (const auto& [j, c] : earlier)
+      if (j != k && mayOverlap(c, *e)) return true;
+    // Bound outside an enclosing loop, the input is bound again on that loop's next trip, after this
+    // loop rewrote it.
+    for (int l = ext.parent; l >= 0; l = facts_.loops()[l].parent)
+      if (v->point < facts_.loops()[l].header) return true;
+    return observedOtherwise(s, ext, init, e->base);
+  }
+
+  bool ownBinder(const TileValue& v, const Stmt& s) const {
+    return (v.kind == ValueKind::LoopCarry || v.kind == ValueKind::LoopResult) && v.stmt == &s;
+  }
+
+  bool observedOtherwise(const Stmt& s, const LoopExtent& ext, const Expr& init, const std::string& root) const {
+    // Values that may hold the input's storage, other than through this loop's own binders.
+    std::set<int> holds;
+    for (int slot : state_.walked) {
+      std::optional<MemRef> e = exactOf(slot);
+      if (e && e->base == root) holds.insert(slot);
+    }
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (const TileValue& v : facts_.values()) {
+        if (holds.count(v.slot) || ownBinder(v, s)) continue;
+        if (state_.walked.count(v.slot) && exactOf(v.slot)) continue;  // known to be elsewhere
+        bool add = (v.kind == ValueKind::View || v.kind == ValueKind::InPlace) && holds.count(v.source);
+        for (int in : v.incoming) add = add || (in >= 0 && holds.count(in));
+        if (add) changed = holds.insert(v.slot).second || changed;
+      }
+    }
+    // A read before the header recurs only inside the body of an enclosing loop (its own header
+    // binds initial values once).
+    auto repeatsHeader = [&](int point) {
+      for (int l = ext.parent; l >= 0; l = facts_.loops()[l].parent)
+        if (facts_.loops()[l].header < point && point <= facts_.loops()[l].backedge) return true;
+      return false;
+    };
+    for (const Use& u : facts_.uses()) {
+      if (!holds.count(u.slot) || u.expr == &init) continue;
+      if (u.point < ext.header && !repeatsHeader(u.point)) continue;
+      const Stmt* at = facts_.statementAt(u.point);
+      if (at && at->kind == Stmt::Kind::Assign) {
+        const TileValue* def = facts_.value(at->as<AssignStmt>().target.slot);
+        if (def && def->kind == ValueKind::View && holds.count(def->slot)) continue;  // forwards only (A8)
+      }
+      // A yield is a read too: the value may be copied there (a transfer or a branch destination).
+      return true;
+    }
+    return false;
+  }
+
+  /// Values whose storage is `producer`'s by construction: it, and views and in-place results on it.
+  std::set<int> derivedFrom(int producer) const {
+    std::set<int> out = {producer};
+    for (const TileValue& v : facts_.values())
+      if ((v.kind == ValueKind::View || v.kind == ValueKind::InPlace) && out.count(v.source) &&
+          exactOf(v.slot) && exactOf(producer) && exactOf(v.slot)->base == exactOf(producer)->base)
+        out.insert(v.slot);
+    return out;
+  }
+
+  static bool directlyIn(const Block& body, const Stmt* stmt) {
+    return std::any_of(body.begin(), body.end(), [&](const StmtPtr& s) { return s.get() == stmt; });
+  }
+
+  /// A3/B3: lets the yielded value's producer write `target` directly when that is safe: a fresh
+  /// producer of this region whose storage nothing else shares, no other read of `target` after it
+  /// up to the yield (the yield's own operands included), and an in-place-safe elementwise op when it
+  /// reads `target` itself (exactly the whole window, same physical type).
+  bool retarget(int slot, const MemRef& target, const Block& region, int yieldPoint) {
+    const TileValue* p = facts_.value(slot);
+    if (!p || p->kind != ValueKind::Fresh || !directlyIn(region, p->stmt)) return false;
+    std::optional<MemRef> own = exactOf(slot);
+    if (!own || !wholeRoot(*own) || own->base == target.base || state_.pinned.count(own->base) ||
+        !wholeRoot(target) || own->size != target.size ||
+        state_.rootSpace.at(own->base) != state_.rootSpace.at(target.base))
+      return false;
+    const std::set<int> derived = derivedFrom(slot);
+    for (int s : state_.walked) {
+      std::optional<MemRef> e = exactOf(s);
+      if (e && e->base == own->base && !derived.count(s)) return false;
+      if (!e) {
+        const TileValue* v = facts_.value(s);
+        if (v) for (int in : v->incoming)
+            if (derived.count(in)) return false;  // an ambiguous value may hold it
+      }
+    }
+    for (const Use& u : facts_.uses()) {
+      if (u.point < p->point || u.point > yieldPoint || derived.count(u.slot) || !facts_.value(u.slot)) continue;
+      std::optional<MemRef> e = exactOf(u.slot);
+      const bool inTarget = !e || mayOverlap(*e, target);
+      if (!inTarget) continue;
+      if (u.point > p->point) return false;
+      const TileValue* operand = facts_.value(u.slot);
+      if (!isElementwise(p->call) || !opInfo(p->call->op).effects.inPlaceSafe || !e || !(*e == target) ||
+          !samePhysicalTile(operand->type, p->type))
+        return false;
+    }
+    for (int s : state_.walked) {
+      std::optional<MemRef> e = exactOf(s);
+      if (!e || e->base != own->base) continue;
+      MemRef moved{target.base, Extent::dynamic(), e->size};
+      if (e->offset.isConst()) moved.offset = Extent::constant(target.offset.value + e->offset.value);
+      state_.exact[s] = moved;
+      state_.nominal[s] = moved;
+    }
+    state_.plan.orphanCandidates.push_back(own->base);
+    return true;
+  }
+
+  // ---- the parallel transfer schedule (L9, B5) ----
+
+  struct Transfer {
+    size_t index;         // the yield operand
+    const Expr* value;    // what is yielded
+    MemRef destination;   // the carry's / result's storage
+    const Binder& carry;  // the carry or result it becomes
+  };
+
+  /// Every source that may overlap any destination is snapshotted into fresh scratch before any
+  /// destination is written; swaps, cycles and fanout follow.
+  void schedule(const YieldStmt& y, const std::vector<Transfer>& transfers) {
+    std::vector<PlannedMove>& before = state_.plan.beforeStmt[&y];
+    std::map<int, std::string> snapshot;  // source slot -> scratch name
+    for (const Transfer& t : transfers) {
+      std::optional<MemRef> src = exactOf(t.value->slot);
+      bool overlaps = !src;
+      for (const Transfer& d : transfers) overlaps = overlaps || (src && mayOverlap(*src, d.destination));
+      if (!overlaps || snapshot.count(t.value->slot)) continue;
+      Type st = moveType(t.value->type);
+      st.memref = freshRoot(st.space, tileBytes(st), y.loc);
+      std::string name = freshName(t.value->name + "_snap");
+      before.push_back(PlannedMove{name, t.value->name, st, y.loc});
+      snapshot[t.value->slot] = name;
+    }
+    for (const Transfer& t : transfers) {
+      Type dt = moveType(t.value->type);
+      dt.memref = t.destination;
+      std::string name = freshName(t.carry.name + "_next");
+      auto snap = snapshot.find(t.value->slot);
+      before.push_back(PlannedMove{name, snap == snapshot.end() ? t.value->name : snap->second, dt, y.loc});
+      state_.plan.replaceOperand[{&y, t.index}] = name;
+    }
+    if (before.empty()) state_.plan.beforeStmt.erase(&y);
+  }
+
+  // ---- branches (B1-B5, selected kernels) ----
+
+  void branch(const IfStmt& s) {
+    walk(s.thenBody);
+    walk(s.elseBody);
+    const YieldStmt* ty = trailingYield(s.thenBody);
+    const YieldStmt* ey = trailingYield(s.elseBody);
+    if (!ty) return;
+    std::vector<Transfer> thenMoves, elseMoves;
+    std::vector<std::pair<size_t, MemRef>> results;
+    for (size_t k = 0; k < ty->targets.size(); ++k) {
+      const Binder& r = ty->targets[k];
+      if (!r.type.isTile()) continue;
+      const Expr& tv = *ty->values[k];
+      const Expr* ev = ey && k < ey->values.size() ? ey->values[k].get() : nullptr;
+      std::optional<MemRef> te = exactOf(tv.slot), ee = ev ? exactOf(ev->slot) : std::nullopt;
+      const MemRef nominal = state_.nominal.count(tv.slot) ? state_.nominal.at(tv.slot) : MemRef{};
+      if (te && ee && *te == *ee) {  // B1: both arms already yield one window
+        define(r.slot, *te, te);
+        state_.pinned.insert(te->base);
+        continue;
+      }
+      if (!selected_ || !ev) {  // the Tile path keeps unresolved branch results (C13)
+        define(r.slot, nominal, std::nullopt);
+        continue;
+      }
+      for (const Expr* v : {&tv, ev})
+        if (r.type.space != MemSpace::Vec || !sameTypeIgnoringStorage(moveType(v->type), r.type))
+          throw Rejected{AliasRejection{
+              "B13", v->loc,
+              "the arms of the if yield " + q(tv.name) + " and " + q(ev->name) + " for result " + q(r.name) +
+                  " in different storage; one destination needs a " + std::string(memSpaceName(r.type.space)) +
+                  " copy, which the target cannot perform (L11, M14)"}};
+      MemRef d = freshRoot(r.type.space, tileBytes(r.type), s.loc);
+      state_.pinned.insert(d.base);
+      if (!retarget(tv.slot, d, s.thenBody, facts_.pointOf(ty))) thenMoves.push_back(Transfer{k, &tv, d, r});
+      if (!retarget(ev->slot, d, s.elseBody, facts_.pointOf(ey))) elseMoves.push_back(Transfer{k, ev, d, r});
+      results.emplace_back(k, d);
+    }
+    schedule(*ty, thenMoves);
+    if (ey) schedule(*ey, elseMoves);
+    for (const auto& [k, d] : results) define(ty->targets[k].slot, d, d);
+  }
+};
+
+// ---- applying a plan ----
+
+StmtPtr makeMove(const PlannedMove& m) {
+  auto s = std::make_unique<AssignStmt>(m.loc);
+  s->target.name = m.name;
+  s->target.annotation = m.type;
+  s->target.loc = m.loc;
+  std::vector<ExprPtr> args;
+  args.push_back(Expr::nameRef(m.source, m.loc));
+  args.push_back(Expr::spaceRef(m.type.space, m.loc));
+  s->value = Expr::call(Opcode::TileMove, std::move(args), m.loc);
+  return s;
+}
+
+class PlanApplier {
+ public:
+  explicit PlanApplier(const AliasPlan& plan) : plan_(plan) {}
+  bool changed = false;
+
+  void block(Block& body) {
+    Block out;
+    for (StmtPtr& s : body) {
+      auto before = plan_.beforeStmt.find(s.get());
+      if (before != plan_.beforeStmt.end())
+        for (const PlannedMove& m : before->second) {
+          out.push_back(makeMove(m));
+          changed = true;
+        }
+      statement(*s);
+      out.push_back(std::move(s));
+    }
+    body = std::move(out);
+  }
+
+ private:
+  const AliasPlan& plan_;
+
+  void rename(const Stmt& s, size_t k, ExprPtr& operand) {
+    auto it = plan_.replaceOperand.find({&s, k});
+    if (it == plan_.replaceOperand.end()) return;
+    operand = Expr::nameRef(it->second, operand->loc);
+    changed = true;
+  }
+
+  void statement(Stmt& s) {
+    switch (s.kind) {
+      case Stmt::Kind::Assign: {
+        Binder& b = s.as<AssignStmt>().target;
+        auto it = plan_.memrefs.find(b.slot);
+        if (it != plan_.memrefs.end() && b.annotation && b.annotation->isTile() && b.annotation->memref != it->second) {
+          b.annotation->memref = it->second;
+          changed = true;
+        }
+        return;
+      }
+      case Stmt::Kind::Yield: {
+        auto& y = s.as<YieldStmt>();
+        for (size_t k = 0; k < y.values.size(); ++k) rename(s, k, y.values[k]);
+        return;
+      }
+      case Stmt::Kind::For: {
+        auto& f = s.as<ForStmt>();
+        for (size_t k = 0; k < f.inits.size(); ++k) rename(s, k, f.inits[k]);
+        block(f.body);
+        return;
+      }
+      case Stmt::Kind::While: {
+        auto& w = s.as<WhileStmt>();
+        for (size_t k = 0; k < w.inits.size(); ++k) rename(s, k, w.inits[k]);
+        block(w.body);
+        return;
+      }
+      case Stmt::Kind::If:
+        block(s.as<IfStmt>().thenBody);
+        block(s.as<IfStmt>().elseBody);
+        return;
+      default: return;
+    }
+  }
+};
+
+}  // namespace
+
+bool copyableByMove(const Type& t) {
+  return t.isTile() && t.space == MemSpace::Vec && sameTypeIgnoringStorage(moveType(t), t);
+}
+
+AliasPlanResult planSemanticAliases(const Function& kernel, bool selected) {
+  return Materializer(kernel, selected).run();
+}
+
+bool applyAliasPlan(Function& kernel, const AliasPlan& plan) {
+  PlanApplier applier(plan);
+  applier.block(kernel.body);
+  bool changed = applier.changed;
+  // New roots go after the hoisted roots at the top of the kernel.
+  if (!plan.roots.empty()) {
+    size_t at = 0;
+    while (at < kernel.body.size() && kernel.body[at]->kind == Stmt::Kind::Assign &&
+           kernel.body[at]->as<AssignStmt>().target.annotation &&
+           kernel.body[at]->as<AssignStmt>().target.annotation->kind == Type::Kind::Ptr)
+      ++at;
+    std::vector<StmtPtr> roots;
+    for (const PlannedRoot& r : plan.roots) roots.push_back(makeRootStatement(r.name, r.space, r.size, r.loc));
+    kernel.body.insert(kernel.body.begin() + static_cast<std::ptrdiff_t>(at), std::make_move_iterator(roots.begin()),
+                       std::make_move_iterator(roots.end()));
+    changed = true;
+  }
+  // B4: allocations orphaned by producer retargeting are deleted.
+  std::set<std::string> referenced;
+  forEachMemRef(kernel, [&](MemRef& m, Binder&) { referenced.insert(m.base); });
+  std::vector<std::string> orphans;
+  for (const std::string& r : plan.orphanCandidates)
+    if (!referenced.count(r)) orphans.push_back(r);
+  if (!orphans.empty()) {
+    eraseRootStatements(kernel, orphans);
+    changed = true;
+  }
+  return changed;
+}
+
+}  // namespace ptodiff::aliases

@@ -1,0 +1,72 @@
+// The storage plan of MaterializeSemanticAliases (seed 003, rules A3, L2, L3, L8, L9, L11, B1-B5):
+// which MemRef every Tile value gets, and which explicit `pl.tile.move` copies are added (entry
+// copies before loops, snapshots and transfers before yields), computed by one forward walk over a
+// verified, InitMemRef-planned kernel. Planning never edits the function; `applyAliasPlan` does.
+//
+// Conservative where the seed is precise (docs/lowering.md lists each approximation by rule):
+// a loop input gets an entry copy whenever anything sharing its storage is used at or after the
+// loop header (or before it inside an enclosing loop), and a yielded producer is retargeted onto
+// the carry storage only when it is a fresh producer of that body whose storage nothing else
+// shares and the carry storage is not read after it.
+//
+// Internal to compiler/passes (MaterializeSemanticAliases, SelectBufferIRFunctions).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "compiler/ir/IR.h"
+
+namespace ptodiff::aliases {
+
+/// `name: type = pl.tile.move(source, target_memory=type.space)`, `type` carrying its MemRef.
+struct PlannedMove {
+  std::string name;
+  std::string source;
+  Type type;
+  SourceLoc loc;
+};
+
+struct PlannedRoot {
+  std::string name;
+  MemSpace space = MemSpace::Vec;
+  int64_t size = 0;
+  SourceLoc loc;
+};
+
+struct AliasPlan {
+  std::map<int, MemRef> memrefs;  // Assign binder slot -> its MemRef after the pass
+  std::map<const Stmt*, std::vector<PlannedMove>> beforeStmt;  // entry copies (before a loop), transfers (before a yield)
+  std::map<std::pair<const Stmt*, size_t>, std::string> replaceOperand;  // (loop, init k) / (yield, value k) -> new name
+  std::vector<PlannedRoot> roots;
+  std::vector<std::string> orphanCandidates;  // roots of retargeted producers
+};
+
+/// A needed copy the target cannot perform (L11, M11, M14, B13), found before anything is planned.
+struct AliasRejection {
+  std::string rule;
+  SourceLoc loc;
+  std::string message;
+};
+
+struct AliasPlanResult {
+  AliasPlan plan;
+  std::optional<AliasRejection> rejection;  // set: nothing may be applied (selected kernels only)
+};
+
+/// Whether `pl.tile.move` can copy a tile of type `t` within its space: Vec only (M14), and the
+/// copy's implicit layout must be `t`'s own.
+bool copyableByMove(const Type& t);
+
+/// Plans one verified Tile-stage kernel. `selected`: the kernel takes the Buffer path, so branch
+/// results are legalized too and an impossible copy is a rejection; otherwise a loop needing one
+/// is left as it was.
+AliasPlanResult planSemanticAliases(const Function& kernel, bool selected);
+
+/// Applies a plan made for `kernel` (the same object). Returns whether anything changed.
+bool applyAliasPlan(Function& kernel, const AliasPlan& plan);
+
+}  // namespace ptodiff::aliases

@@ -1,0 +1,286 @@
+#include "fuzz/campaign/Campaign.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <filesystem>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+#include <rapidcheck/Random.h>
+#include <rapidcheck/Seq.h>
+#include <rapidcheck/Shrinkable.h>
+
+#include "compiler/text/Parser.h"
+#include "compiler/text/Printer.h"
+#include "fuzz/campaign/AtomicFiles.h"
+#include "fuzz/campaign/Digest.h"
+#include "fuzz/campaign/Report.h"
+#include "fuzz/campaign/Reproducer.h"
+
+#ifndef PTODIFF_VERSION
+#define PTODIFF_VERSION "unknown"
+#endif
+
+namespace ptodiff::fuzz {
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+/// One case of a batch, filled by a worker thread and consumed in order by the calling thread.
+struct Slot {
+  GeneratedCase generated;
+  bool generatedOk = false;
+  uint64_t programHash = 0;
+  CaseOutcome outcome;
+  double generationSeconds = 0.0;
+};
+
+/// The kernel as its reproducer's program.py holds it, parsed back: runners see source locations,
+/// so verdicts name the op and line, and a replay of the reproducer gives the same signature.
+Program locatedProgram(const GeneratedCase& c) { return parseProgramText(printProgram(c.program), "program.py"); }
+
+uint64_t hashCase(const GeneratedCase& c) {
+  std::ostringstream os;
+  showValue(c, os);  // features, blocks, input seed, scalar sets and the kernel text
+  return fnv1a(os.str());
+}
+
+/// Generates and runs case g; never throws (a throw becomes a `crash` verdict of its stage).
+void fillSlot(Slot& slot, uint64_t g, const CampaignConfig& config, const CaseRunner& runner) {
+  const auto t0 = Clock::now();
+  try {
+    slot.generated = generateCase(caseSeed(config.seed, g), caseSize(g), config.gen);
+    slot.generatedOk = true;
+  } catch (const std::exception& e) {
+    slot.outcome.failures.push_back({"crash", "", "generate", "", "", e.what(), 0});
+    return;
+  }
+  slot.generationSeconds = secondsSince(t0);
+  slot.programHash = hashCase(slot.generated);
+  try {
+    const auto t1 = Clock::now();
+    const Program located = locatedProgram(slot.generated);
+    const double printParse = secondsSince(t1);
+    slot.outcome = runner(located, caseSpecsFor(slot.generated, config));
+    slot.outcome.phaseSeconds["print-parse"] += printParse;
+  } catch (const std::exception& e) {
+    slot.outcome = {};
+    slot.outcome.failures.push_back({"crash", "", "runner", "", "", e.what(), 0});
+  }
+}
+
+std::string verdictText(const CaseOutcome& outcome) {
+  if (outcome.failures.empty()) return "pass";
+  std::set<std::string> sigs;
+  for (const Verdict& v : outcome.failures) sigs.insert(signatureOf(v));
+  std::string text;
+  for (const std::string& s : sigs) text += (text.empty() ? "" : ";") + s;
+  return text;
+}
+
+bool showsSignature(const CaseOutcome& outcome, const std::string& signature, Verdict* found) {
+  for (const Verdict& v : outcome.failures)
+    if (signatureOf(v) == signature) {
+      if (found) *found = v;
+      return true;
+    }
+  return false;
+}
+
+struct Shrunk {
+  GeneratedCase generated;
+  Verdict verdict;
+};
+
+Shrunk shrinkTo(uint64_t seed, int size, const CampaignConfig& config, const CaseRunner& runner,
+                const std::string& signature, double seconds, const GeneratedCase& original, const Verdict& verdict) {
+  Shrunk best{original, verdict};
+  if (seconds <= 0.0 || !runner) return best;
+  const auto start = Clock::now();
+  rc::Shrinkable<GeneratedCase> current = genCase(config.gen)(rc::Random(seed), std::clamp(size, 0, 100));
+  for (bool improved = true; improved;) {
+    improved = false;
+    rc::Seq<rc::Shrinkable<GeneratedCase>> candidates = current.shrinks();
+    while (rc::Maybe<rc::Shrinkable<GeneratedCase>> next = candidates.next()) {
+      if (secondsSince(start) >= seconds) return best;
+      GeneratedCase candidate = next->value();
+      // RapidCheck regenerates every pick after a shrunk one, so a "simpler" choice can grow the
+      // kernel: only candidates that are no larger are tried.
+      if (countStatements(candidate.program) > countStatements(best.generated.program)) continue;
+      Verdict found;
+      CaseOutcome outcome;
+      try {
+        outcome = runner(locatedProgram(candidate), caseSpecsFor(candidate, config));
+      } catch (const std::exception& e) {
+        outcome.failures.push_back({"crash", "", "runner", "", "", e.what(), 0});
+      }
+      if (!showsSignature(outcome, signature, &found)) continue;
+      best = Shrunk{std::move(candidate), found};
+      current = *next;
+      improved = true;
+      break;
+    }
+  }
+  return best;
+}
+
+/// Consumes one slot in case order: counts, digest, dedup, shrinking and the reproducer.
+void consume(Slot& slot, uint64_t g, const CampaignConfig& config, const CaseRunner& runner, CampaignState& state,
+             CampaignResult& result, bool keepRecords, Clock::time_point start) {
+  const std::string verdict = verdictText(slot.outcome);
+  state.verdictDigest = fnv1a(std::to_string(g) + " " + hex64(slot.programHash) + " " + verdict + "\n", state.verdictDigest);
+  if (keepRecords) result.records.push_back({g, slot.programHash, verdict});
+  ++state.cases;
+  ++state.nextLocal;
+  state.interpreterRuns += slot.outcome.interpreterRuns;
+  state.phaseSeconds["generation"] += slot.generationSeconds;
+  for (const auto& [phase, seconds] : slot.outcome.phaseSeconds) state.phaseSeconds[phase] += seconds;
+  if (slot.generatedOk) {
+    for (Feature f : slot.generated.features.list()) ++state.featureCases[static_cast<size_t>(f)];
+    if (!slot.generated.inContract) ++state.outOfContractCases;
+  }
+  if (slot.outcome.failures.empty()) return;
+  ++state.failingCases;
+  for (const Verdict& v : slot.outcome.failures) {
+    ++state.verdictCounts[v.kind];
+    const std::string signature = signatureOf(v);
+    auto [it, isNew] = state.signatures.try_emplace(signature);
+    SignatureRecord& rec = it->second;
+    ++rec.count;
+    if (!isNew) continue;
+    rec.signature = signature;
+    rec.first = v;
+    rec.firstCase = g;
+    rec.firstCaseSeed = caseSeed(config.seed, g);
+    if (!slot.generatedOk) continue;
+    rec.statementsBefore = rec.statementsAfter = countStatements(slot.generated.program);
+    if (config.outDir.empty()) continue;
+    const auto shrinkStart = Clock::now();
+    // Shrinking runs on the consuming thread; it never takes the campaign past its --time.
+    double budget = config.shrinkSeconds;
+    if (config.timeSeconds) budget = std::min(budget, std::max(0.0, *config.timeSeconds - secondsSince(start)));
+    Shrunk shrunk = shrinkTo(rec.firstCaseSeed, caseSize(g), config, runner, signature, budget, slot.generated, v);
+    state.phaseSeconds["shrinking"] += secondsSince(shrinkStart);
+    rec.statementsAfter = countStatements(shrunk.generated.program);
+    const fs::path rel = fs::path("repro") / reproducerName(signature);
+    rec.replayCommand = replayCommand(fs::path(config.outDir) / rel, config.stepBudget);
+    ReproducerInfo info{signature,          shrunk.verdict,      config.seed,       g, rec.firstCaseSeed,
+                        rec.statementsBefore, rec.statementsAfter, rec.replayCommand};
+    const std::vector<CaseSpec> specs = caseSpecsFor(shrunk.generated, config);
+    const size_t set = std::min(shrunk.verdict.scalarSet, specs.size() - 1);
+    writeReproducer(fs::path(config.outDir) / rel, shrunk.generated.program, specs[set], info);
+    rec.reproducer = rel.string();
+  }
+}
+
+}  // namespace
+
+std::string configFingerprint(const CampaignConfig& c) {
+  nlohmann::ordered_json j;
+  j["version"] = PTODIFF_VERSION;
+  j["seed"] = c.seed;
+  j["planners"] = c.planners;
+  j["target"] = c.target;
+  j["features"] = c.gen.features ? c.gen.features->toString() : std::string("swarm");
+  j["max_statements"] = c.gen.maxStatements;
+  j["max_depth"] = c.gen.maxDepth;
+  j["scalar_sets"] = c.gen.scalarSets;
+  j["max_blocks"] = c.gen.maxBlocks;
+  j["max_loop_trips"] = c.gen.maxLoopTrips;
+  j["feature_percent"] = c.gen.featurePercent;
+  j["max_tile_elements"] = c.gen.maxTileElements;
+  j["step_budget"] = c.stepBudget;
+  return j.dump();
+}
+
+std::vector<CaseSpec> caseSpecsFor(const GeneratedCase& c, const CampaignConfig& config) {
+  std::vector<CaseSpec> specs;
+  for (size_t set = 0; set < std::max<size_t>(c.scalarSets.size(), 1); ++set) {
+    CaseSpec spec = c.scalarSets.empty() ? CaseSpec{} : caseSpecFor(c, set);
+    if (c.scalarSets.empty()) {
+      spec.function = "kernel";
+      spec.blockNum = c.blockNum;
+      spec.seed = c.inputSeed;
+      spec.tensors = c.tensorInits;
+    }
+    spec.planners = config.planners;
+    spec.target = config.target;
+    specs.push_back(std::move(spec));
+  }
+  return specs;
+}
+
+GeneratedCase shrinkCase(uint64_t seed, int size, const CampaignConfig& config, const CaseRunner& runner,
+                         const std::string& signature, double seconds) {
+  GeneratedCase original = generateCase(seed, size, config.gen);
+  Verdict none;
+  return shrinkTo(seed, size, config, runner, signature, seconds, original, none).generated;
+}
+
+CampaignResult runCampaign(const CampaignConfig& config, const CampaignHooks& hooks) {
+  if (!hooks.runner) throw std::logic_error("runCampaign: no runner");
+  if (config.shardCount == 0 || config.shardIndex >= config.shardCount)
+    throw std::invalid_argument("shard index must be below the shard count");
+  CampaignResult result;
+  CampaignState& state = result.state;
+  const fs::path out = config.outDir;
+  if (config.resume) {
+    if (out.empty()) throw std::invalid_argument("--resume needs --out");
+    state = readCheckpoint(out, config);
+    ++state.runs;
+  } else {
+    state.fingerprint = configFingerprint(config);
+  }
+  if (!out.empty()) {
+    fs::create_directories(out / "repro");
+    // A kill leaves at most temporaries behind (AtomicFiles.h); they are never part of a result.
+    removeStaleTemporaries(out);
+    removeStaleTemporaries(out / "repro");
+  }
+
+  const int jobs = std::max(config.jobs, 1);
+  const auto start = Clock::now();
+  const double elapsedBefore = state.elapsedSeconds;
+  auto lastCheckpoint = Clock::now();
+  std::vector<Slot> slots;
+  for (;;) {
+    if (config.cases && state.nextLocal >= *config.cases) break;
+    if (config.timeSeconds && secondsSince(start) >= *config.timeSeconds) break;
+    if (hooks.stop && hooks.stop->load()) {
+      result.interrupted = true;
+      break;
+    }
+    uint64_t batch = static_cast<uint64_t>(jobs) * static_cast<uint64_t>(std::max(config.batchPerJob, 1));
+    if (config.cases) batch = std::min(batch, *config.cases - state.nextLocal);
+    slots.assign(batch, Slot{});
+    const uint64_t firstLocal = state.nextLocal;
+#pragma omp parallel for num_threads(jobs) schedule(dynamic, 1)
+    for (int64_t k = 0; k < static_cast<int64_t>(batch); ++k)
+      fillSlot(slots[static_cast<size_t>(k)], globalCaseIndex(config, firstLocal + static_cast<uint64_t>(k)), config,
+               hooks.runner);
+    for (uint64_t k = 0; k < batch; ++k)
+      consume(slots[k], globalCaseIndex(config, firstLocal + k), config, hooks.runner, state, result,
+              hooks.keepCaseRecords, start);
+    state.elapsedSeconds = elapsedBefore + secondsSince(start);
+    if (!out.empty() && secondsSince(lastCheckpoint) >= config.checkpointSeconds) {
+      writeCheckpoint(out, config, state);
+      lastCheckpoint = Clock::now();
+    }
+    if (hooks.progress) hooks.progress(state);
+  }
+  result.runSeconds = secondsSince(start);
+  state.elapsedSeconds = elapsedBefore + result.runSeconds;
+  if (!out.empty()) writeCheckpoint(out, config, state);
+  if (hooks.progress) hooks.progress(state);
+  return result;
+}
+
+}  // namespace ptodiff::fuzz

@@ -1,0 +1,190 @@
+#include "fuzz/campaign/CaseRunner.h"
+
+#include <chrono>
+#include <exception>
+
+#include "compiler/passes/Pass.h"
+#include "compiler/target/Target.h"
+#include "compiler/verify/Verifier.h"
+#include "interp/CaseSetup.h"
+#include "interp/Hazard.h"
+#include "interp/TileInterpreter.h"
+#include "oracle/Compare.h"
+#include "oracle/Differential.h"
+#include "oracle/Oracle.h"
+
+namespace ptodiff::fuzz {
+
+std::string signatureOf(const Verdict& v) {
+  auto part = [](const std::string& s) { return s.empty() ? std::string("-") : s; };
+  return part(v.kind) + "/" + part(v.hazard) + "/" + part(v.stage) + "/" + part(v.op) + "/" + part(v.planner);
+}
+
+namespace {
+
+int64_t countBlock(const Block& block) {
+  int64_t n = 0;
+  for (const StmtPtr& s : block) {
+    ++n;
+    switch (s->kind) {
+      case Stmt::Kind::For: n += countBlock(s->as<ForStmt>().body); break;
+      case Stmt::Kind::While: n += countBlock(s->as<WhileStmt>().body); break;
+      case Stmt::Kind::If:
+        n += countBlock(s->as<IfStmt>().thenBody) + countBlock(s->as<IfStmt>().elseBody);
+        break;
+      default: break;
+    }
+  }
+  return n;
+}
+
+/// Times one phase into `outcome.phaseSeconds`.
+class PhaseTimer {
+ public:
+  PhaseTimer(CaseOutcome& outcome, const char* phase)
+      : outcome_(outcome), phase_(phase), start_(std::chrono::steady_clock::now()) {}
+  ~PhaseTimer() {
+    outcome_.phaseSeconds[phase_] += std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+  PhaseTimer(const PhaseTimer&) = delete;
+  PhaseTimer& operator=(const PhaseTimer&) = delete;
+
+ private:
+  CaseOutcome& outcome_;
+  const char* phase_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+Verdict runFailure(const RunResult& r, size_t set) {
+  Verdict v;
+  v.kind = std::string(runStatusName(r.status));
+  if (r.hazard) v.hazard = std::string(hazardKindName(r.hazard->kind));
+  v.stage = "tile";
+  v.detail = r.diagnostic.message;
+  v.scalarSet = set;
+  return v;
+}
+
+}  // namespace
+
+int64_t countStatements(const Program& p) {
+  int64_t n = 0;
+  for (const Function& f : p.functions) n += countBlock(f.body);
+  return n;
+}
+
+CaseOutcome runTileAndOracle(const Program& program, const std::vector<CaseSpec>& sets, uint64_t stepBudget) {
+  CaseOutcome outcome;
+  Program p = program.clone();
+  {
+    PhaseTimer timer(outcome, "verify");
+    std::vector<Diagnostic> problems = verifyProgram(p);
+    if (!problems.empty()) {
+      // A generated program that does not verify is a generator bug: the case is invalid.
+      outcome.failures.push_back({"invalid-program", "", "verify", "", "", problems.front().message, 0});
+      return outcome;
+    }
+  }
+  for (size_t set = 0; set < sets.size(); ++set) {
+    const CaseSpec& spec = sets[set];
+    const Function* kernel = spec.function.empty() ? p.defaultKernel() : p.findFunction(spec.function);
+    if (!kernel) {
+      outcome.failures.push_back({"invalid-program", "", "setup", "", "", "no function '" + spec.function + "'", set});
+      return outcome;
+    }
+    std::string stage = "setup";
+    try {
+      KernelArgs args = buildKernelArgs(*kernel, spec, {});
+      RunConfig config;
+      config.blockNum = spec.blockNum;
+      config.seed = spec.seed;
+      config.stepBudget = stepBudget;
+      stage = "tile";
+      RunResult run;
+      {
+        PhaseTimer timer(outcome, "tile");
+        run = runTileKernel(p, *kernel, args, config);
+        ++outcome.interpreterRuns;
+      }
+      if (run.status != RunStatus::Ok) {
+        outcome.failures.push_back(runFailure(run, set));
+        return outcome;
+      }
+      stage = "oracle";
+      PhaseTimer timer(outcome, "oracle");
+      oracle::OracleResult ref = oracle::evaluateOracle(p, *kernel, args, config);
+      if (ref.status != RunStatus::Ok) {
+        outcome.failures.push_back({"crash", "", "oracle", "", "",
+                                    "the oracle's run ends in " + std::string(runStatusName(ref.status)) +
+                                        " where the Tile interpreter passes: " + ref.diagnostic.message,
+                                    set});
+        return outcome;
+      }
+      for (const oracle::TensorVerdict& tv : oracle::compareOutputs(*kernel, run.final, ref.tensors)) {
+        if (tv.pass()) continue;
+        outcome.failures.push_back({tv.invalidProgram() ? "invalid-program" : "oracle", "", "oracle", "", "",
+                                    oracle::describeVerdict(tv), set});
+        return outcome;
+      }
+    } catch (const std::exception& e) {
+      outcome.failures.push_back({"crash", "", stage, "", "", e.what(), set});
+      return outcome;
+    }
+  }
+  return outcome;
+}
+
+CaseOutcome runDifferentialCase(const Program& program, const std::vector<CaseSpec>& sets, uint64_t stepBudget) {
+  CaseOutcome outcome;
+  Program p = program.clone();
+  {
+    PhaseTimer timer(outcome, "verify");
+    std::vector<Diagnostic> problems = verifyProgram(p);
+    if (!problems.empty()) {
+      outcome.failures.push_back({"invalid-program", "", "verify", "", "", problems.front().message, 0});
+      return outcome;
+    }
+  }
+  for (size_t set = 0; set < sets.size(); ++set) {
+    const CaseSpec& spec = sets[set];
+    const Function* kernel = spec.function.empty() ? p.defaultKernel() : p.findFunction(spec.function);
+    if (!kernel) {
+      outcome.failures.push_back({"invalid-program", "", "setup", "", "", "no function '" + spec.function + "'", set});
+      return outcome;
+    }
+    oracle::DifferentialOptions options;
+    options.planners.clear();
+    for (const std::string& name : spec.planners)
+      if (auto planner = parsePlanner(name)) options.planners.push_back(*planner);
+    if (const Target* target = findTarget(spec.target)) options.target = target;
+    options.stepBudget = stepBudget;
+    options.blockNum = spec.blockNum;
+    options.seed = spec.seed;
+    try {
+      KernelArgs args;
+      {
+        PhaseTimer timer(outcome, "setup");
+        args = buildKernelArgs(*kernel, spec, {});
+      }
+      PhaseTimer timer(outcome, "differential");
+      const oracle::DifferentialReport report = oracle::runDifferential({&p, kernel}, args, options);
+      outcome.interpreterRuns += report.outputs.size();
+      for (const oracle::StageVerdict& v : report.verdicts) {
+        if (!v.failed()) continue;
+        Verdict out{std::string(oracle::verdictKindName(v.kind)),
+                    v.hazard ? std::string(hazardKindName(*v.hazard)) : std::string(),
+                    v.failingAt.empty() ? v.stage : v.failingAt,
+                    v.op,
+                    v.planner,
+                    v.detail,
+                    set};
+        outcome.failures.push_back(std::move(out));
+      }
+    } catch (const std::exception& e) {
+      outcome.failures.push_back({"crash", "", "differential", "", "", e.what(), set});
+    }
+  }
+  return outcome;
+}
+
+}  // namespace ptodiff::fuzz

@@ -1,0 +1,62 @@
+// The campaign's view of one differential case: a runner takes a program and its scalar sets and
+// returns the failing (planner, stage) verdicts with their signatures (DESIGN.md, "Data flow of one
+// differential case"). The campaign only schedules, deduplicates and reports, so it is tested with
+// fake runners and driven in production by the differential library (runDifferentialCase below).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "compiler/ir/IR.h"
+#include "compiler/text/CaseFile.h"
+
+namespace ptodiff::fuzz {
+
+/// One failing (planner, stage) of a case. Empty fields are "not applicable" (a planner-independent
+/// stage has no planner; only hazards have a hazard kind).
+struct Verdict {
+  std::string kind;     // DESIGN.md verdict kinds: invalid-program, crash, compile-error, timeout, hazard, ...
+  std::string hazard;   // the checker's kind when kind == "hazard" (semantics.md §5)
+  std::string stage;    // "verify", "tile", "oracle", a pass name, "planned", "buffer", ...
+  std::string op;       // the op kind involved, when known
+  std::string planner;  // PYPTO, DSA_RP, PTOAS, or empty
+  std::string detail;   // one line for people (not part of the signature)
+  size_t scalarSet = 0; // the scalar set that showed it first (the reproducer's case.json)
+};
+
+/// The dedup key: "kind/hazard/stage/op/planner" with "-" for empty fields.
+std::string signatureOf(const Verdict& v);
+
+/// What running one case produced. `failures` is empty for a passing case.
+struct CaseOutcome {
+  std::vector<Verdict> failures;
+  /// Seconds spent per phase ("verify", "lowering", "tile", "planned", "buffer", "oracle", ...);
+  /// summed by the campaign for the report, never part of a result.
+  std::map<std::string, double> phaseSeconds;
+  uint64_t interpreterRuns = 0;  // interpreter executions (every set x planner x stage)
+};
+
+/// Runs one case: `program` is unverified (the runner verifies a copy); `sets` holds one CaseSpec
+/// per runtime scalar set, each naming the planners and target to use. Must be callable from
+/// several threads at once and must not throw (a throw is reported by the campaign as `crash`).
+using CaseRunner = std::function<CaseOutcome(const Program& program, const std::vector<CaseSpec>& sets)>;
+
+/// The interim runner: verifies, runs the Tile interpreter on every set and judges the result
+/// against the oracle (spec/fuzz.md properties 4 and the generator's own validity). It does not
+/// lower; the differential library replaces it.
+CaseOutcome runTileAndOracle(const Program& program, const std::vector<CaseSpec>& sets, uint64_t stepBudget);
+
+/// The production runner: oracle/Differential.h's runDifferential on every scalar set (the Tile
+/// interpreter and the oracle, then per planner the lowering, the planned-Tile and the Buffer
+/// interpreters), each failing (planner, stage) row becoming a Verdict with the same signature.
+/// Phase times: "verify", "setup" (inputs) and "differential" (everything else; the library does
+/// not time its stages separately).
+CaseOutcome runDifferentialCase(const Program& program, const std::vector<CaseSpec>& sets, uint64_t stepBudget);
+
+/// Statements in every function of `p`, nested regions included (a reproducer's size).
+int64_t countStatements(const Program& p);
+
+}  // namespace ptodiff::fuzz

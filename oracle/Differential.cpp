@@ -1,0 +1,576 @@
+#include "oracle/Differential.h"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <stdexcept>
+
+#include "compiler/passes/PassManager.h"
+#include "compiler/passes/Pipeline.h"
+#include "interp/BufferInterpreter.h"
+#include "interp/PlannedTileInterpreter.h"
+#include "interp/TileInterpreter.h"
+#include "oracle/Compare.h"
+#include "oracle/ElementDecode.h"
+#include "oracle/Oracle.h"
+
+namespace ptodiff::oracle {
+
+namespace {
+
+constexpr const char* kPlannedStopPass = "VerifyTileStorage";  // the planned Tile program's last pass
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+std::string fileOf(const Program& p) { return p.source ? p.source->name : std::string(); }
+
+bool isOutput(const Param& p) {
+  return p.type.isTensor() && (p.direction == ParamDirection::Out || p.direction == ParamDirection::InOut);
+}
+
+// ---- locating the op of a diagnostic ----------------------------------------------------------
+
+const Expr* callOf(const Stmt& s) {
+  const Expr* e = nullptr;
+  if (s.kind == Stmt::Kind::Assign) e = s.as<AssignStmt>().value.get();
+  if (s.kind == Stmt::Kind::Eval) e = s.as<EvalStmt>().expr.get();
+  return e && e->kind == Expr::Kind::Call ? e : nullptr;
+}
+
+const Expr* findCallAt(const Block& block, SourceLoc loc) {
+  for (const StmtPtr& s : block) {
+    const Expr* call = callOf(*s);
+    if (call && (s->loc == loc || call->loc == loc)) return call;
+    const Expr* inner = nullptr;
+    switch (s->kind) {
+      case Stmt::Kind::For: inner = findCallAt(s->as<ForStmt>().body, loc); break;
+      case Stmt::Kind::While: inner = findCallAt(s->as<WhileStmt>().body, loc); break;
+      case Stmt::Kind::If:
+        inner = findCallAt(s->as<IfStmt>().thenBody, loc);
+        if (!inner) inner = findCallAt(s->as<IfStmt>().elseBody, loc);
+        break;
+      default: break;
+    }
+    if (inner) return inner;
+  }
+  return nullptr;
+}
+
+/// The spelling of the op called by the statement at `loc` ("tile.add"), or empty.
+std::string opAt(const Function& f, SourceLoc loc) {
+  if (!loc.known()) return {};
+  const Expr* call = findCallAt(f.body, loc);
+  return call ? std::string(opInfo(call->op).spelling) : std::string();
+}
+
+std::string located(const Diagnostic& d) {
+  if (!d.loc.known()) return d.message;
+  return std::to_string(d.loc.line) + ":" + std::to_string(d.loc.col) + ": " + d.message;
+}
+
+// ---- element comparison ------------------------------------------------------------------------
+
+struct Comparison {
+  std::optional<ElementDifference> uninit, sentinel, mismatch;
+};
+
+void note(std::optional<ElementDifference>& slot, const std::string& tensor, const Tensor& t, int64_t index,
+          uint64_t expected, uint64_t actual, bool actualPoison) {
+  if (slot) {
+    if (slot->tensor == tensor) ++slot->count;
+    return;
+  }
+  ElementDifference d;
+  d.tensor = tensor;
+  d.dtype = t.dtype;
+  d.row = index / t.cols;
+  d.col = index % t.cols;
+  d.expectedBits = expected;
+  d.actualBits = actual;
+  d.actualPoison = actualPoison;
+  d.ulps = ulpDistance(t.dtype, expected, actual);
+  d.count = 1;
+  slot = d;
+}
+
+/// semantics.md §7 for every Out/InOut tensor, in parameter order, row-major: an element the Tile
+/// run did not write must keep its initial bits and state (sentinel); a written, defined one must
+/// be defined (uninit) with the same bits (mismatch). Written poison cannot reach here: the Tile
+/// run is then invalid-program and nothing is compared.
+Comparison compareWithTileRun(const Function& kernel, const KernelArgs& initial, const KernelArgs& tile,
+                              const KernelArgs& actual) {
+  Comparison c;
+  for (const Param& p : kernel.params) {
+    if (!isOutput(p)) continue;
+    const Tensor& t0 = initial.tensors.at(p.name);
+    const Tensor& tt = tile.tensors.at(p.name);
+    const Tensor& ta = actual.tensors.at(p.name);
+    if (ta.dtype != tt.dtype || ta.rows != tt.rows || ta.cols != tt.cols)
+      throw std::logic_error("tensor \"" + p.name + "\" changed dtype or shape between runs");
+    for (int64_t i = 0; i < tt.elements(); ++i) {
+      const auto k = static_cast<size_t>(i);
+      const uint64_t bits = ta.bitsAt(i);
+      const bool poison = ta.poison[k] != 0;
+      if (!tt.written[k]) {
+        if (bits != t0.bitsAt(i) || poison != (t0.poison[k] != 0)) note(c.sentinel, p.name, tt, i, t0.bitsAt(i), bits, poison);
+      } else if (poison) {
+        note(c.uninit, p.name, tt, i, tt.bitsAt(i), bits, true);
+      } else if (bits != tt.bitsAt(i)) {
+        note(c.mismatch, p.name, tt, i, tt.bitsAt(i), bits, false);
+      }
+    }
+  }
+  return c;
+}
+
+std::string where(const ElementDifference& d) {
+  return d.tensor + "[" + std::to_string(d.row) + ", " + std::to_string(d.col) + "]";
+}
+
+std::string number(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", x);
+  return buf;
+}
+
+std::string mismatchDetail(const ElementDifference& d) {
+  return where(d) + ": expected " + describeElement(d.dtype, d.expectedBits) + " (Tile run), got " +
+         describeElement(d.dtype, d.actualBits) + ", " + (std::isinf(d.ulps) ? std::string("NaN involved") : number(d.ulps) + " ulps") +
+         "; " + std::to_string(d.count) + " element(s) of " + d.tensor + " differ";
+}
+
+std::string uninitDetail(const ElementDifference& d) {
+  return "uninit: " + where(d) + ": poison (bits " + describeElement(d.dtype, d.actualBits) +
+         ") where the Tile run defines " + describeElement(d.dtype, d.expectedBits) + "; " + std::to_string(d.count) +
+         " element(s) of " + d.tensor;
+}
+
+std::string sentinelDetail(const ElementDifference& d) {
+  return where(d) + ": not written by the Tile run, initial " + describeElement(d.dtype, d.expectedBits) + ", now " +
+         describeElement(d.dtype, d.actualBits, d.actualPoison) + "; " + std::to_string(d.count) + " element(s) of " +
+         d.tensor + " changed";
+}
+
+// ---- running ------------------------------------------------------------------------------------
+
+/// One interpreter run, or the exception it threw (a crash).
+struct Attempt {
+  std::optional<RunResult> result;
+  std::string crash;
+};
+
+template <class Fn>
+Attempt attempt(Fn fn) {
+  Attempt a;
+  try {
+    a.result = fn();
+  } catch (const DiagnosticError& e) {
+    a.crash = formatDiagnostic(e.diagnostic());
+    while (!a.crash.empty() && a.crash.back() == '\n') a.crash.pop_back();
+  } catch (const std::exception& e) {
+    a.crash = e.what();
+  }
+  return a;
+}
+
+/// The first line of a possibly multi-line message.
+std::string firstLine(std::string s) {
+  const size_t nl = s.find('\n');
+  if (nl != std::string::npos) s.resize(nl);
+  return s;
+}
+
+class CaseRunner {
+ public:
+  CaseRunner(const DifferentialInput& in, const KernelArgs& args, const DifferentialOptions& o)
+      : in_(in), args_(args), o_(o) {}
+
+  DifferentialReport run();
+
+ private:
+  const DifferentialInput& in_;
+  const KernelArgs& args_;
+  const DifferentialOptions& o_;
+  DifferentialReport report_;
+  std::optional<KernelArgs> tileFinal_;  // the reference outputs, when the Tile run passed
+
+  RunConfig config(std::optional<Planner> planner, bool addressed) const {
+    RunConfig c;
+    c.blockNum = o_.blockNum;
+    c.stepBudget = o_.stepBudget;
+    c.seed = o_.seed;
+    c.target = o_.target->kind;
+    c.addressedPlanner = planner ? plannerAssignsAddresses(*planner) : addressed;
+    return c;
+  }
+
+  StageVerdict row(std::string stage, std::optional<Planner> planner) const {
+    StageVerdict v;
+    v.stage = stage;
+    v.failingAt = std::move(stage);
+    if (planner) v.planner = std::string(plannerName(*planner));
+    v.replay = o_.replayBase;
+    if (planner) v.replay += " --planner " + v.planner;
+    v.replay += " --target " + std::string(o_.target->name);
+    if (!o_.enableBufferIR) v.replay += " --no-buffer-ir";
+    return v;
+  }
+
+  void runTileAndOracle(const Program& program, const Function& kernel);
+  void judgePhysical(StageVerdict& v, const Attempt& a, const Program& program, const Function& kernel,
+                     const std::string& outputsName);
+  void runPlanner(Planner planner);
+  void skip(StageVerdict v, std::string why) {
+    v.kind = VerdictKind::Skipped;
+    v.detail = std::move(why);
+    report_.verdicts.push_back(std::move(v));
+  }
+};
+
+void CaseRunner::runTileAndOracle(const Program& program, const Function& kernel) {
+  const RunConfig cfg = config(std::nullopt, false);
+  StageVerdict tile = row("tile", std::nullopt);
+  Attempt a = attempt([&] { return runTileKernel(program, kernel, args_, cfg); });
+  if (!a.result) {
+    tile.kind = VerdictKind::Crash;
+    tile.detail = "the Tile interpreter threw: " + firstLine(a.crash);
+    report_.verdicts.push_back(std::move(tile));
+    return;
+  }
+  const RunResult& r = *a.result;
+  report_.outputs.push_back({"tile", r.final});
+  if (r.status != RunStatus::Ok) {
+    switch (r.status) {
+      case RunStatus::InvalidProgram: tile.kind = VerdictKind::InvalidProgram; break;
+      case RunStatus::Timeout: tile.kind = VerdictKind::Timeout; break;
+      case RunStatus::Race: tile.kind = VerdictKind::Race; break;
+      default:  // the value interpreter has no storage checkers
+        tile.kind = VerdictKind::Crash;
+        break;
+    }
+    Diagnostic d = r.diagnostic;
+    if (d.file.empty()) d.file = fileOf(program);
+    tile.op = opAt(kernel, d.loc);
+    tile.detail = located(d);
+    tile.diagnostic = d;
+    report_.verdicts.push_back(std::move(tile));
+    return;
+  }
+  tile.detail = std::to_string(r.steps) + " steps";
+  report_.verdicts.push_back(std::move(tile));
+  tileFinal_ = r.final;
+
+  StageVerdict oracle = row("oracle", std::nullopt);
+  try {
+    OracleResult ref = evaluateOracle(program, kernel, args_, cfg, o_.profile);
+    if (ref.status != RunStatus::Ok) {
+      oracle.kind = VerdictKind::Crash;
+      oracle.detail = "the oracle's run ends in " + std::string(runStatusName(ref.status)) +
+                      " where the Tile interpreter passes: " + located(ref.diagnostic);
+    } else {
+      int64_t judged = 0;
+      for (const TensorVerdict& tv : compareOutputs(kernel, r.final, ref.tensors)) {
+        judged += tv.judged;
+        if (tv.pass() || oracle.kind != VerdictKind::Pass) continue;
+        oracle.kind = tv.invalidProgram() ? VerdictKind::InvalidProgram : VerdictKind::Oracle;
+        oracle.detail = describeVerdict(tv);
+      }
+      if (oracle.kind == VerdictKind::Pass)
+        oracle.detail = std::to_string(judged) + " element(s) within the " + ref.profile + " bound";
+    }
+  } catch (const std::exception& e) {
+    oracle.kind = VerdictKind::Crash;
+    oracle.detail = "the oracle threw: " + firstLine(e.what());
+  }
+  report_.verdicts.push_back(std::move(oracle));
+}
+
+void CaseRunner::judgePhysical(StageVerdict& v, const Attempt& a, const Program& program, const Function& kernel,
+                               const std::string& outputsName) {
+  if (!a.result) {
+    v.kind = VerdictKind::Crash;
+    v.detail = "the " + v.stage + " interpreter threw: " + firstLine(a.crash);
+    return;
+  }
+  const RunResult& r = *a.result;
+  report_.outputs.push_back({outputsName, r.final});
+  Diagnostic d = r.diagnostic;
+  if (d.file.empty()) d.file = fileOf(program);
+  auto fromRun = [&](VerdictKind k) {
+    v.kind = k;
+    v.op = opAt(kernel, d.loc);
+    v.diagnostic = d;
+    v.detail = located(d);
+    if (k == VerdictKind::Hazard && r.hazard) v.hazard = r.hazard->kind;
+  };
+  if (r.status == RunStatus::Timeout) return fromRun(VerdictKind::Timeout);
+  if (r.status == RunStatus::Hazard) return fromRun(VerdictKind::Hazard);
+  if (!tileFinal_) {  // no reference: only the checkers (and the program's own faults) judge
+    if (r.status == RunStatus::Race) return fromRun(VerdictKind::Race);
+    if (r.status == RunStatus::InvalidProgram) return fromRun(VerdictKind::InvalidProgram);
+    v.detail = std::to_string(r.steps) + " steps; no reference: only the checkers judged";
+    return;
+  }
+  const Comparison c = compareWithTileRun(kernel, args_, *tileFinal_, r.final);
+  if (c.uninit) {
+    v.kind = VerdictKind::Hazard;
+    v.hazard = HazardKind::Uninit;
+    v.difference = c.uninit;
+    v.detail = uninitDetail(*c.uninit);
+    return;
+  }
+  if (r.status == RunStatus::Race) return fromRun(VerdictKind::Race);
+  if (c.sentinel) {
+    v.kind = VerdictKind::Sentinel;
+    v.difference = c.sentinel;
+    v.detail = sentinelDetail(*c.sentinel);
+    return;
+  }
+  if (c.mismatch) {
+    v.kind = VerdictKind::Mismatch;
+    v.difference = c.mismatch;
+    v.detail = mismatchDetail(*c.mismatch);
+    return;
+  }
+  if (r.status == RunStatus::InvalidProgram) {
+    // The lowered program faults where the Tile program does not, and no output shows it (a poison
+    // store would): it cannot complete, which is a crash of the lowered program (docs/oracle.md).
+    fromRun(VerdictKind::Crash);
+    v.detail = "the " + v.stage + " run faults where the Tile run does not: " + located(d);
+    return;
+  }
+  v.detail = std::to_string(r.steps) + " steps, outputs equal the Tile run's";
+}
+
+void CaseRunner::runPlanner(Planner planner) {
+  const Program& program = *in_.program;
+  const Function& kernel = *in_.kernel;
+  PassContext context;
+  context.planner = planner;
+  context.target = o_.target;
+  context.enableBufferIR = o_.enableBufferIR;
+
+  StageVerdict planned = row("planned", planner);
+  StageVerdict buffer = row("buffer", planner);
+
+  // One PassManager per pass, so a rejection names its pass without parsing messages.
+  Program current = program.clone();
+  std::optional<Program> plannedProgram;
+  for (std::unique_ptr<Pass>& pass : buildLoweringPipeline()) {
+    const std::string name(pass->name());
+    StageVerdict& target = plannedProgram ? buffer : planned;
+    PassManager pm;
+    pm.add(std::move(pass));
+    try {
+      current = pm.run(current, context).program;
+    } catch (const DiagnosticError& e) {
+      target.kind = VerdictKind::CompileError;
+      target.failingAt = name;
+      Diagnostic d = e.diagnostic();
+      if (d.file.empty()) d.file = fileOf(program);
+      target.op = opAt(kernel, d.loc);
+      target.diagnostic = d;
+      target.detail = located(d);
+    } catch (const std::exception& e) {
+      target.kind = VerdictKind::Crash;
+      target.failingAt = name;
+      target.detail = "pass " + name + " threw: " + firstLine(e.what());
+    }
+    if (target.kind != VerdictKind::Pass) {
+      if (!plannedProgram) {
+        report_.verdicts.push_back(std::move(planned));
+        skip(std::move(buffer), "not run: the lowering failed before the planned Tile program");
+      } else {
+        report_.verdicts.push_back(std::move(buffer));
+      }
+      return;
+    }
+    if (name == kPlannedStopPass) {
+      plannedProgram = current.clone();
+      const Function* f = plannedProgram->findFunction(kernel.name);
+      if (!f) {
+        planned.kind = VerdictKind::Crash;
+        planned.failingAt = name;
+        planned.detail = "the lowering lost kernel \"" + kernel.name + "\"";
+        report_.verdicts.push_back(std::move(planned));
+        skip(std::move(buffer), "not run: the planned Tile program has no kernel");
+        return;
+      }
+      const RunConfig cfg = config(planner, true);
+      Attempt a = attempt([&] { return runPlannedTileKernel(*plannedProgram, *f, args_, cfg); });
+      judgePhysical(planned, a, *plannedProgram, *f, planned.planner + "-planned");
+      report_.verdicts.push_back(planned);
+    }
+  }
+  if (!plannedProgram) throw std::logic_error("the lowering pipeline has no pass " + std::string(kPlannedStopPass));
+  const Function* f = current.findFunction(kernel.name);
+  if (!f) {
+    buffer.kind = VerdictKind::Crash;
+    buffer.failingAt = "LowerTileToBuffer";
+    buffer.detail = "the lowering lost kernel \"" + kernel.name + "\"";
+    report_.verdicts.push_back(std::move(buffer));
+    return;
+  }
+  if (f->stage != FunctionStage::Buffer) {
+    skip(std::move(buffer), o_.enableBufferIR ? "not run: kernel \"" + kernel.name +
+                                                    "\" stays on the Tile path (SelectBufferIRFunctions, S2)"
+                                              : std::string("not run: --no-buffer-ir keeps every kernel on Tile (S1)"));
+    return;
+  }
+  const RunConfig cfg = config(planner, true);
+  Attempt a = attempt([&] { return runBufferKernel(current, *f, args_, cfg); });
+  judgePhysical(buffer, a, current, *f, buffer.planner + "-buffer");
+  report_.verdicts.push_back(std::move(buffer));
+}
+
+/// Whether a planned or Buffer program given as a file counts as coming from an addressed planner:
+/// only one that mixes both address forms is ambiguous, and then the first planner decides (the
+/// rule of `ptodiff interp`).
+bool addressedAsWritten(bool mixed, const DifferentialOptions& o) {
+  return mixed && !o.planners.empty() && plannerAssignsAddresses(o.planners.front());
+}
+
+void checkSameParams(const Function& a, const Function& b, const Program& bProgram) {
+  bool same = a.params.size() == b.params.size();
+  for (size_t i = 0; same && i < a.params.size(); ++i)
+    same = a.params[i].name == b.params[i].name && a.params[i].type == b.params[i].type &&
+           a.params[i].direction == b.params[i].direction;
+  if (!same)
+    throwError(fileOf(bProgram), b.loc,
+               "--reference: kernel \"" + b.name + "\" must have the same parameters (names, types, directions, " +
+                   "order) as kernel \"" + a.name + "\" of the program under test");
+}
+
+DifferentialReport CaseRunner::run() {
+  const Program& program = *in_.program;
+  const Function& kernel = *in_.kernel;
+  if (kernel.stage == FunctionStage::Buffer) {
+    if (in_.reference) {
+      checkSameParams(kernel, *in_.referenceKernel, *in_.reference);
+      runTileAndOracle(*in_.reference, *in_.referenceKernel);
+    }
+    StageVerdict buffer = row("buffer", std::nullopt);
+    if (in_.reference && !tileFinal_) {
+      skip(std::move(buffer), "not run: the reference's Tile run did not pass");
+      return report_;
+    }
+    const RunConfig cfg = config(std::nullopt, addressedAsWritten(allocFormsOf(kernel).mixed(), o_));
+    Attempt a = attempt([&] { return runBufferKernel(program, kernel, args_, cfg); });
+    judgePhysical(buffer, a, program, kernel, "buffer");
+    report_.verdicts.push_back(std::move(buffer));
+    return report_;
+  }
+  runTileAndOracle(program, kernel);
+  if (isPlannedTileKernel(kernel)) {  // a planned file: its value run against its planned run
+    StageVerdict planned = row("planned", std::nullopt);
+    if (!tileFinal_) {
+      skip(std::move(planned), "not run: the Tile run did not pass");
+      return report_;
+    }
+    const RunConfig cfg = config(std::nullopt, addressedAsWritten(rootFormsOf(kernel).mixed(), o_));
+    Attempt a = attempt([&] { return runPlannedTileKernel(program, kernel, args_, cfg); });
+    judgePhysical(planned, a, program, kernel, "planned");
+    report_.verdicts.push_back(std::move(planned));
+    return report_;
+  }
+  for (Planner p : o_.planners) {
+    if (!tileFinal_) {
+      skip(row("planned", p), "not run: the Tile run did not pass");
+      skip(row("buffer", p), "not run: the Tile run did not pass");
+      continue;
+    }
+    runPlanner(p);
+  }
+  return report_;
+}
+
+uint64_t orderedKey(uint64_t bits, int width) {
+  const uint64_t sign = uint64_t{1} << (width - 1);
+  const uint64_t magnitude = bits & (sign - 1);
+  // Monotonic map to an integer line: negative floats below zero, -0 and +0 both at 0.
+  return (bits & sign) ? sign - magnitude : sign + magnitude;
+}
+
+bool isNaNBits(DType dt, uint64_t bits) {
+  switch (dt) {
+    case DType::FP32: return (bits & 0x7F800000u) == 0x7F800000u && (bits & 0x007FFFFFu) != 0;
+    case DType::FP16: return (bits & 0x7C00u) == 0x7C00u && (bits & 0x03FFu) != 0;
+    case DType::BF16: return (bits & 0x7F80u) == 0x7F80u && (bits & 0x007Fu) != 0;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+std::string_view verdictKindName(VerdictKind k) {
+  switch (k) {
+    case VerdictKind::Pass: return "pass";
+    case VerdictKind::InvalidProgram: return "invalid-program";
+    case VerdictKind::Crash: return "crash";
+    case VerdictKind::CompileError: return "compile-error";
+    case VerdictKind::Timeout: return "timeout";
+    case VerdictKind::Hazard: return "hazard";
+    case VerdictKind::Race: return "race";
+    case VerdictKind::Sentinel: return "sentinel";
+    case VerdictKind::Mismatch: return "mismatch";
+    case VerdictKind::Oracle: return "oracle";
+    case VerdictKind::Skipped: return "skipped";
+  }
+  return "?";
+}
+
+std::string StageVerdict::signature() const {
+  auto part = [](std::string_view s) { return s.empty() ? std::string("-") : std::string(s); };
+  return part(verdictKindName(kind)) + "/" + part(hazard ? hazardKindName(*hazard) : std::string_view()) + "/" +
+         part(failingAt) + "/" + part(op) + "/" + part(planner);
+}
+
+VerdictKind DifferentialReport::overall() const {
+  VerdictKind first = VerdictKind::Pass;
+  for (const StageVerdict& v : verdicts)
+    if (v.failed() && (first == VerdictKind::Pass || v.kind < first)) first = v.kind;
+  return first;
+}
+
+double ulpDistance(DType dt, uint64_t a, uint64_t b) {
+  if (isFloat(dt)) {
+    if (isNaNBits(dt, a) || isNaNBits(dt, b)) return a == b ? 0.0 : kInf;
+    const int width = dtypeSize(dt) * 8;
+    const uint64_t ka = orderedKey(a, width), kb = orderedKey(b, width);
+    return static_cast<double>(ka > kb ? ka - kb : kb - ka);
+  }
+  const int64_t x = decodeIntegerBits(dt, a), y = decodeIntegerBits(dt, b);
+  return std::fabs(static_cast<double>(x) - static_cast<double>(y));
+}
+
+std::string describeElement(DType dt, uint64_t bits, bool poison) {
+  char hex[24];
+  std::snprintf(hex, sizeof hex, "0x%0*llx", dtypeSize(dt) * 2, static_cast<unsigned long long>(bits));
+  if (poison) return std::string("poison (") + hex + ")";
+  char value[40];
+  if (isFloat(dt)) {
+    const double v = decodeFloatBits(dt, bits);
+    if (std::isnan(v)) std::snprintf(value, sizeof value, "nan");
+    else std::snprintf(value, sizeof value, dt == DType::FP32 ? "%.9g" : "%.6g", v);
+  } else {
+    std::snprintf(value, sizeof value, "%lld", static_cast<long long>(decodeIntegerBits(dt, bits)));
+  }
+  return std::string(value) + " (" + hex + ")";
+}
+
+DifferentialReport runDifferential(const DifferentialInput& input, const KernelArgs& args,
+                                   const DifferentialOptions& options) {
+  if (!input.program || !input.kernel) throw std::invalid_argument("runDifferential: no program or kernel");
+  if (input.kernel->type == FunctionType::Orchestration)
+    throw std::invalid_argument("runDifferential: \"" + input.kernel->name + "\" is an Orchestration function");
+  if ((input.reference == nullptr) != (input.referenceKernel == nullptr))
+    throw std::invalid_argument("runDifferential: a reference needs both its program and its kernel");
+  if (input.reference && input.kernel->stage != FunctionStage::Buffer)
+    throw std::invalid_argument("runDifferential: a reference applies to a Buffer-stage kernel only");
+  if (input.referenceKernel && input.referenceKernel->stage != FunctionStage::Tile)
+    throw std::invalid_argument("runDifferential: the reference kernel must be a Tile-stage function");
+  if (!options.target) throw std::invalid_argument("runDifferential: no target");
+  CaseRunner runner(input, args, options);
+  return runner.run();
+}
+
+}  // namespace ptodiff::oracle

@@ -1,0 +1,138 @@
+// One differential case (DESIGN.md, "Data flow of one differential case"; semantics.md §5–§7):
+// the Tile program on the value interpreter and the oracle, then per planner the reference
+// lowering, the planned Tile program on the planned-Tile interpreter and, for a kernel the
+// lowering selects, the Buffer program on the Buffer interpreter; every physical run is compared
+// with the Tile run element by element and judged by its checkers.
+//
+// The result is one verdict per (planner, stage), each the first of DESIGN.md's order that the
+// stage shows:
+//   pass < invalid-program < crash < compile-error < timeout < hazard < race < sentinel < mismatch < oracle
+// ("first" = leftmost failing kind), with a signature "kind/hazard/stage/op/planner" (the
+// fuzz campaign's dedup key, fuzz/campaign/CaseRunner.h) and a one-line replay command.
+// docs/oracle.md, "Differential verdicts", lists the decisions taken where the spec is silent.
+//
+// Typical use (`ptodiff run`):
+//   DifferentialReport r = runDifferential(DifferentialInput{&program, &kernel}, args, options);
+//   for (const StageVerdict& v : r.verdicts) std::cout << v.stage << " " << verdictKindName(v.kind) << "\n";
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compiler/ir/IR.h"
+#include "compiler/passes/Pass.h"
+#include "compiler/target/Target.h"
+#include "interp/Hazard.h"
+#include "interp/Tensor.h"
+#include "oracle/ToleranceProfile.h"
+
+namespace ptodiff::oracle {
+
+/// DESIGN.md's verdict kinds in their reporting order, plus Skipped for a stage that did not run
+/// (the kernel stays on the Tile path, or an earlier stage of the same planner failed).
+enum class VerdictKind : uint8_t {
+  Pass,
+  InvalidProgram,
+  Crash,
+  CompileError,
+  Timeout,
+  Hazard,
+  Race,
+  Sentinel,
+  Mismatch,
+  Oracle,
+  Skipped,
+};
+/// "pass", "invalid-program", "crash", "compile-error", "timeout", "hazard", "race", "sentinel",
+/// "mismatch", "oracle", "skipped".
+std::string_view verdictKindName(VerdictKind k);
+/// Whether `k` is a failure (neither pass nor skipped).
+inline bool isFailure(VerdictKind k) { return k != VerdictKind::Pass && k != VerdictKind::Skipped; }
+
+/// The first differing (or uninit, or sentinel-changed) element of a comparison.
+struct ElementDifference {
+  std::string tensor;
+  DType dtype = DType::FP32;
+  int64_t row = 0, col = 0;
+  uint64_t expectedBits = 0, actualBits = 0;  // expected: the Tile run (sentinel: the initial bits)
+  bool actualPoison = false;
+  double ulps = 0.0;  // |ordered(actual) - ordered(expected)|; +Inf when either is NaN
+  int64_t count = 0;  // how many elements of this tensor differ the same way
+};
+
+/// The verdict of one (planner, stage).
+struct StageVerdict {
+  VerdictKind kind = VerdictKind::Pass;
+  std::optional<HazardKind> hazard;  // kind == Hazard
+  std::string stage;    // "tile", "oracle", "planned", "buffer"
+  std::string failingAt;  // the signature's stage field: the failing pass for compile-error (and a
+                          // crash inside a pass), else `stage`
+  std::string op;       // the op involved ("tile.add"), when the failure is located at a statement
+  std::string planner;  // "PYPTO", "DSA_RP", "PTOAS"; empty for planner-independent stages
+  std::string detail;   // one line for people
+  std::optional<Diagnostic> diagnostic;        // located, when the failure has a statement
+  std::optional<ElementDifference> difference;  // sentinel, mismatch, uninit
+  std::string replay;   // the command that replays this row
+
+  /// "kind/hazard/stage/op/planner", "-" for an empty field (the fuzz campaign's format).
+  std::string signature() const;
+  bool failed() const { return isFailure(kind); }
+};
+
+struct DifferentialOptions {
+  std::vector<Planner> planners = {Planner::PYPTO, Planner::DSA_RP, Planner::PTOAS};
+  const Target* target = &targetA2A3();
+  bool enableBufferIR = true;
+  ToleranceProfile profile = cpuProfile();  // judges the Tile run (oracle.md)
+  uint64_t stepBudget = 1'000'000;
+  int64_t blockNum = 1;
+  uint64_t seed = 0;
+  /// The replay command without --planner/--target/--no-buffer-ir (e.g. "ptodiff run add.py
+  /// --case add.case.json"); each verdict's replay appends the options that select its row.
+  std::string replayBase;
+};
+
+/// What the case runs on. `program`/`kernel` is the file as given: a Tile program (full flow), a
+/// planned Tile program (its value run against its planned run) or a Buffer program (against
+/// `reference`, a Tile program, when given; else only the checkers judge). All programs must be
+/// verified (verifyProgram) and outlive the call.
+struct DifferentialInput {
+  const Program* program = nullptr;
+  const Function* kernel = nullptr;
+  const Program* reference = nullptr;
+  const Function* referenceKernel = nullptr;
+};
+
+/// The final tensors of one run, for --save-outputs ("tile", "PYPTO-planned", "buffer", ...).
+struct RunOutputs {
+  std::string name;
+  KernelArgs final;
+};
+
+struct DifferentialReport {
+  std::vector<StageVerdict> verdicts;  // table order: tile, oracle, then per planner planned, buffer
+  std::vector<RunOutputs> outputs;     // every run that produced outputs, in run order
+
+  /// The first failing kind of DESIGN.md's order over all rows (Pass when none fails).
+  VerdictKind overall() const;
+  bool pass() const { return overall() == VerdictKind::Pass; }
+};
+
+/// Runs the case. Program faults, hazards, lowering rejections and exceptions of a lowering or an
+/// interpreter are verdicts, never exceptions. Throws DiagnosticError when `args` does not fit the
+/// kernel or a --reference kernel's parameters differ from the kernel's (bad input), and
+/// std::invalid_argument for a malformed input (null kernel, an Orchestration function).
+DifferentialReport runDifferential(const DifferentialInput& input, const KernelArgs& args,
+                                   const DifferentialOptions& options);
+
+/// |ordered(a) - ordered(b)| for two element bit patterns of a float dtype (adjacent floats are 1
+/// apart, +0 and -0 are 0 apart), |a - b| for integers; +Inf when either float is NaN.
+double ulpDistance(DType dt, uint64_t a, uint64_t b);
+
+/// "1.5 (0x3fc00000)", or "poison (0x...)".
+std::string describeElement(DType dt, uint64_t bits, bool poison = false);
+
+}  // namespace ptodiff::oracle

@@ -1,0 +1,303 @@
+// MaterializeSemanticAliases (seed 003): its diagnostics, its place in the pipeline, and
+// properties over every program of tests/programs and every golden input of tests/golden/lower x 3
+// planners x 2 targets: the pass is idempotent, its output passes the verifier, its postcondition
+// and VerifyTileStorage (no L9 rejection is left), and every selected kernel lowers to Buffer IR.
+// The goldens tests/golden/lower/msa_*.py show its output on seed 003's examples.
+#include <gtest/gtest.h>
+
+#include "compiler/passes/MaterializeSemanticAliases.h"
+#include "compiler/passes/PassManager.h"
+#include "compiler/passes/SelectBufferIRFunctions.h"
+#include "compiler/text/Printer.h"
+#include "tests/unit/compiler/PassTestSupport.h"
+#include "tests/unit/compiler/PlannerStorageOracle.h"
+
+namespace ptodiff {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace testsupport;
+
+std::string errorOf(const Program& p, const PassContext& c, const std::string& stopAfter) {
+  try {
+    lowerUpTo(p, c, stopAfter);
+  } catch (const DiagnosticError& e) {
+    return e.diagnostic().message;
+  }
+  return "";
+}
+
+const Function& kernelOf(const Program& p) { return *p.findFunction("kernel"); }
+
+// ---- pipeline place (A2, S2) ----
+
+TEST(MaterializeSemanticAliases, RunsBetweenSelectionAndPlanning) {
+  std::vector<std::string> names = loweringPassNames();
+  auto at = [&](const std::string& n) { return std::find(names.begin(), names.end(), n) - names.begin(); };
+  EXPECT_EQ(at("MaterializeSemanticAliases"), at("SelectBufferIRFunctions") + 1);
+  EXPECT_EQ(at("PlanMemory"), at("MaterializeSemanticAliases") + 1);
+}
+
+// ---- diagnostics (L11, M11, M14, B13) ----
+
+// Two Acc carries swapped on every trip: the transfers need Acc -> Acc copies (a snapshot and a
+// move each), which no target performs. Selection keeps the kernel on Tile (L11) ...
+constexpr const char* kAccCarryParams =
+    "a: pl.Tensor[[16, 16], pl.FP16], b: pl.Tensor[[16, 16], pl.FP16], n: pl.Scalar[pl.INDEX], "
+    "out: pl.Out[pl.Tensor[[32, 16], pl.FP32]]";
+std::string accCarryBody(bool preselected) {
+  std::string body =
+      "        am = pl.tile.load(a, [0, 0], [16, 16], target_memory=pl.Mem.Mat)\n"
+      "        bm = pl.tile.load(b, [0, 0], [16, 16], target_memory=pl.Mem.Mat)\n"
+      "        l = pl.tile.move(am, target_memory=pl.Mem.Left)\n"
+      "        r = pl.tile.move(bm, target_memory=pl.Mem.Right)\n"
+      "        c0 = pl.tile.matmul(l, r)\n"
+      "        d0 = pl.tile.matmul(l, r)\n"
+      "        for i, (c, d) in pl.range(n, init_values=(c0, d0)):\n"
+      "            c1, d1 = pl.yield_(d, c)\n"
+      "        o0 = pl.tile.store(c1, [0, 0], out)\n"
+      "        o1 = pl.tile.store(d1, [16, 0], o0)\n"
+      "        return o1\n";
+  std::string program = kernelProgram(kAccCarryParams, body, "pl.Tensor[[32, 16], pl.FP32]");
+  if (preselected) {
+    size_t at = program.find("type=pl.FunctionType.InCore");
+    program.insert(at + std::string("type=pl.FunctionType.InCore").size(), ", buffer_ir_selected=True");
+  }
+  return program;
+}
+
+TEST(MaterializeSemanticAliases, SelectionKeepsAKernelNeedingAnAccCopyOnTile) {
+  Program p = parseVerified(accCarryBody(false));
+  Program planned = lowerUpTo(p, contextFor(), "InitMemRef");
+  SelectionVerdict v = decideBufferIRSelection(kernelOf(planned), contextFor());
+  ASSERT_FALSE(v.selected);
+  ASSERT_EQ(v.reasons.size(), 1u) << describeReasons(v);
+  EXPECT_EQ(v.reasons[0].rule, "L11");
+  EXPECT_EQ(v.reasons[0].loc.line, 12u);  // the yield operand `d`
+}
+
+// ... and on the Tile path the loop is left as it was (VerifyTileStorage's L9 check stays the net;
+// here the carries are only rebound, nothing is rewritten, so the plan is sound and accepted).
+TEST(MaterializeSemanticAliases, LeavesAnUnselectedLoopNeedingAnAccCopyAsItWas) {
+  Program p = parseVerified(accCarryBody(false));
+  PassContext c = contextFor();
+  Program before = lowerUpTo(p, c, "SelectBufferIRFunctions");
+  Program after = lowerUpTo(p, c, "MaterializeSemanticAliases");
+  EXPECT_TRUE(structurallyEqual(before, after)) << firstDifference(before, after);
+  EXPECT_EQ(errorOf(p, c, "VerifyTileStorage"), "");
+}
+
+// A kernel already marked selected (an existing verdict is kept, S2) is rejected before any copy.
+TEST(MaterializeSemanticAliases, RejectsANeededAccCopyOnASelectedKernelBeforeCopying) {
+  Program p = parseVerified(accCarryBody(true));
+  EXPECT_EQ(errorOf(p, contextFor(), "MaterializeSemanticAliases"),
+            "MaterializeSemanticAliases: [L11]: the backedge value 'd' of carry 'c' lives in other storage, so a "
+            "transfer into the carry (L9) needs a Acc -> Acc copy, which the target cannot perform (M11, M14: only "
+            "Vec tiles are copied by tile.move); expected the carried storage to stay one alias");
+}
+
+// B13: an Acc branch result whose arms yield different storage needs an Acc -> Acc move.
+TEST(MaterializeSemanticAliases, RejectsADivergentAccBranchOnASelectedKernel) {
+  std::string body =
+      "        am = pl.tile.load(a, [0, 0], [16, 16], target_memory=pl.Mem.Mat)\n"
+      "        bm = pl.tile.load(b, [0, 0], [16, 16], target_memory=pl.Mem.Mat)\n"
+      "        l = pl.tile.move(am, target_memory=pl.Mem.Left)\n"
+      "        r = pl.tile.move(bm, target_memory=pl.Mem.Right)\n"
+      "        c0 = pl.tile.matmul(l, r)\n"
+      "        c1 = pl.tile.matmul(l, r)\n"
+      "        if n > 0:\n"
+      "            h = pl.yield_(c0)\n"
+      "        else:\n"
+      "            h = pl.yield_(c1)\n"
+      "        o0 = pl.tile.store(h, [0, 0], out)\n"
+      "        return o0\n";
+  std::string program = kernelProgram(kAccCarryParams, body, "pl.Tensor[[32, 16], pl.FP32]");
+  Program unselected = parseVerified(program);
+  Program planned = lowerUpTo(unselected, contextFor(), "InitMemRef");
+  SelectionVerdict v = decideBufferIRSelection(kernelOf(planned), contextFor());
+  ASSERT_FALSE(v.selected);
+  EXPECT_EQ(v.reasons.at(0).rule, "B13");
+  size_t at = program.find("type=pl.FunctionType.InCore");
+  program.insert(at + std::string("type=pl.FunctionType.InCore").size(), ", buffer_ir_selected=True");
+  Program selected = parseVerified(program);
+  EXPECT_EQ(errorOf(selected, contextFor(), "MaterializeSemanticAliases"),
+            "MaterializeSemanticAliases: [B13]: the arms of the if yield 'c0' and 'c1' for result 'h' in different "
+            "storage; one destination needs a Acc copy, which the target cannot perform (L11, M14)");
+}
+
+// The postcondition (verify-each): a Vec carry whose initializer and backedge value name different
+// storage is reported, naming the carry.
+TEST(MaterializeSemanticAliases, PostconditionReportsACarryWithoutOneStorage) {
+  const std::string text =
+      "@pl.program\nclass t:\n    @pl.function(type=pl.FunctionType.InCore, buffer_ir_selected=True)\n"
+      "    def kernel(self, a: pl.Tensor[[16, 32], pl.FP32], n: pl.Scalar[pl.INDEX], "
+      "out: pl.Out[pl.Tensor[[16, 32], pl.FP32]]) -> pl.Tensor[[16, 32], pl.FP32]:\n"
+      "        m0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048)\n"
+      "        m1: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048)\n"
+      "        x: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m0, 0, 2048), pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 32])\n"
+      "        for i, (c,) in pl.range(n, init_values=(x,)):\n"
+      "            x1: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m1, 0, 2048), pl.Mem.Vec] = pl.tile.adds(c, 1.0)\n"
+      "            c1 = pl.yield_(x1)\n"
+      "        o = pl.tile.store(c1, [0, 0], out)\n        return o\n";
+  Program p = parseVerified(text);
+  std::vector<Diagnostic> d = checkSemanticAliases(p);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].message,
+            "MaterializeSemanticAliases left loop carry 'c' without one storage shared by everything bound to it");
+  EXPECT_EQ(d[0].loc.line, 8u);
+  // Running the pass legalizes it: x1 writes the carry storage (A3) and the postcondition holds.
+  std::unique_ptr<Pass> msa = createMaterializeSemanticAliasesPass();
+  EXPECT_TRUE(msa->run(p, contextFor()));
+  verifyOrThrow(p);
+  EXPECT_TRUE(checkSemanticAliases(p).empty()) << printProgram(p);
+}
+
+// ---- behaviour on small kernels ----
+
+constexpr const char* kVecParams =
+    "a: pl.Tensor[[16, 32], pl.FP32], n: pl.Scalar[pl.INDEX], out: pl.Out[pl.Tensor[[16, 32], pl.FP32]]";
+
+/// The statement lines of the kernel after MaterializeSemanticAliases, printed.
+std::string afterMsa(const std::string& body) {
+  Program p = parseVerified(kernelProgram(kVecParams, body));
+  return printProgram(lowerUpTo(p, contextFor(), "MaterializeSemanticAliases"));
+}
+
+// A3: an accumulator whose input nothing else reads is updated in place: no copy at all.
+TEST(MaterializeSemanticAliases, AccumulatorWritesTheCarryStorageInPlace) {
+  std::string out = afterMsa(
+      "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+      "        for i, (acc,) in pl.range(n, init_values=(x,)):\n"
+      "            acc1 = pl.tile.adds(acc, 1.0)\n"
+      "            acc2 = pl.yield_(acc1)\n"
+      "        o = pl.tile.store(acc2, [0, 0], out)\n"
+      "        return o\n");
+  EXPECT_EQ(out.find("pl.tile.move"), std::string::npos) << out;
+  EXPECT_NE(out.find("acc1: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_vec_0, 0, 2048)"), std::string::npos) << out;
+  EXPECT_EQ(out.find("mem_vec_1"), std::string::npos) << out;  // acc1's own allocation was deleted
+}
+
+// A3 safety: a read of the carry after the producer forbids retargeting (the read would see the
+// new value): the producer keeps its storage and a transfer writes the carry before the yield.
+TEST(MaterializeSemanticAliases, ReadOfTheCarryAfterTheProducerForcesATransfer) {
+  std::string out = afterMsa(
+      "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+      "        for i, (acc,) in pl.range(n, init_values=(x,)):\n"
+      "            acc1 = pl.tile.adds(acc, 1.0)\n"
+      "            acc3 = pl.tile.sub(acc1, acc)\n"
+      "            acc2 = pl.yield_(acc3)\n"
+      "        o = pl.tile.store(acc2, [0, 0], out)\n"
+      "        return o\n");
+  // acc3 reads acc after acc1, so acc1 may not write the carry; acc3 is the backedge value and is
+  // retargeted (sub is in-place safe, reading the carry storage exactly).
+  EXPECT_NE(out.find("acc3: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_vec_0, 0, 2048)"), std::string::npos) << out;
+  EXPECT_NE(out.find("acc1: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_vec_1, 0, 2048)"), std::string::npos) << out;
+}
+
+// recip never writes over its input (S13): reading the carry, it cannot be retargeted onto it.
+TEST(MaterializeSemanticAliases, RecipReadingTheCarryIsNotRetargetedOntoIt) {
+  std::string out = afterMsa(
+      "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+      "        for i, (acc,) in pl.range(n, init_values=(x,)):\n"
+      "            acc1 = pl.tile.recip(acc)\n"
+      "            acc2 = pl.yield_(acc1)\n"
+      "        o = pl.tile.store(acc2, [0, 0], out)\n"
+      "        return o\n");
+  EXPECT_NE(out.find("acc1: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_vec_1, 0, 2048)"), std::string::npos) << out;
+  size_t move = out.find("acc_next: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_vec_0, 0, 2048), pl.Mem.Vec] = pl.tile.move(");
+  ASSERT_NE(move, std::string::npos) << out;
+  // The transfer copies acc1 (the printer may wrap the call's arguments onto the next line).
+  EXPECT_NE(out.find("acc1, target_memory=pl.Mem.Vec", move), std::string::npos) << out;
+  EXPECT_NE(out.find("acc2 = pl.yield_(acc_next)"), std::string::npos) << out;
+}
+
+// L2: an observable input is copied before the loop, so zero trips still see it.
+TEST(MaterializeSemanticAliases, EntryCopyPrecedesTheLoop) {
+  std::string out = afterMsa(
+      "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+      "        for i, (acc,) in pl.range(n, init_values=(x,)):\n"
+      "            acc1 = pl.tile.adds(acc, 1.0)\n"
+      "            acc2 = pl.yield_(acc1)\n"
+      "        d = pl.tile.sub(acc2, x)\n"
+      "        o = pl.tile.store(d, [0, 0], out)\n"
+      "        return o\n");
+  size_t copy = out.find("x_in: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_vec_");
+  size_t loop = out.find("for i, (acc,) in pl.range(n, init_values=(x_in,))");
+  ASSERT_NE(copy, std::string::npos) << out;
+  ASSERT_NE(loop, std::string::npos) << out;
+  EXPECT_LT(copy, loop);
+}
+
+// ---- properties over the suite ----
+
+struct MsaCase {
+  fs::path path;
+  Planner planner;
+  const Target* target;
+  std::string name;
+};
+
+void PrintTo(const MsaCase& c, std::ostream* os) { *os << c.name; }
+
+std::vector<MsaCase> allCases() {
+  std::vector<fs::path> files = suitePrograms();
+  for (const fs::path& g : lowerGoldens()) files.push_back(g);
+  std::vector<MsaCase> out;
+  for (const fs::path& f : files)
+    for (Planner p : {Planner::PYPTO, Planner::DSA_RP, Planner::PTOAS})
+      for (const Target* t : {&targetA2A3(), &targetA5()}) {
+        std::string name = f.parent_path().filename().string() + "_" + f.stem().string() + "_" +
+                           std::string(plannerName(p)) + "_" + std::string(t->name);
+        for (char& ch : name)
+          if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+        out.push_back({f, p, t, name});
+      }
+  return out;
+}
+
+class MsaPropertyCase : public testing::TestWithParam<MsaCase> {};
+
+TEST_P(MsaPropertyCase, IsIdempotentVerifiesAndLowersEverySelectedKernel) {
+  const MsaCase& c = GetParam();
+  Program program = parseVerified(goldenInput(readText(c.path)), c.path.string());
+  const PassContext context = contextFor(c.planner, *c.target);
+  Program once = lowerUpTo(program, context, "MaterializeSemanticAliases");
+  EXPECT_TRUE(checkSemanticAliases(once).empty());
+  // Idempotent: a second run changes nothing and says so.
+  Program twice = once.clone();
+  verifyOrThrow(twice);
+  std::unique_ptr<Pass> msa = createMaterializeSemanticAliasesPass();
+  EXPECT_FALSE(msa->run(twice, context)) << c.name;
+  EXPECT_TRUE(structurallyEqual(once, twice)) << firstDifference(once, twice);
+  // Planning and VerifyTileStorage accept the result (no L9 rejection is left), no value is read
+  // after its bytes were overwritten, and every selected kernel lowers (verified, verify-each).
+  Program planned = lowerUpTo(program, context, "VerifyTileStorage");
+  for (const Function& f : planned.functions) {
+    if (f.stage != FunctionStage::Tile || f.type == FunctionType::Orchestration) continue;
+    std::vector<std::string> problems = oracle_test::StorageOracle(f).run();
+    EXPECT_TRUE(problems.empty()) << problems.front() << "\n" << printProgram(planned);
+  }
+  Program lowered = lowerUpTo(program, context, "LowerTileToBuffer");
+  for (const Function& f : lowered.functions) {
+    if (f.bufferIRSelected == true) {
+      EXPECT_EQ(f.stage, FunctionStage::Buffer) << f.name;
+    }
+  }
+}
+
+std::string caseName(const testing::TestParamInfo<MsaCase>& info) { return info.param.name; }
+
+INSTANTIATE_TEST_SUITE_P(MsaProperty, MsaPropertyCase, testing::ValuesIn(allCases()), caseName);
+
+// Loops and branches carrying Vec tiles are selected now (L1, B1, S16 through MSA).
+TEST(MaterializeSemanticAliases, TileCarriesAndBranchResultsAreSelected) {
+  for (const char* name : {"for_swap", "for_accumulate", "nested_control", "while_loop"}) {
+    Program p = parseVerified(readText(fs::path(PTODIFF_TESTS_DIR) / "programs" / (std::string(name) + ".py")), name);
+    Program planned = lowerUpTo(p, contextFor(), "SelectBufferIRFunctions");
+    EXPECT_EQ(kernelOf(planned).bufferIRSelected, std::optional<bool>(true))
+        << name << ": " << describeReasons(decideBufferIRSelection(kernelOf(planned), contextFor()));
+  }
+}
+
+}  // namespace
+}  // namespace ptodiff

@@ -1,0 +1,181 @@
+// The campaign driver (spec/fuzz.md "Campaign"): determinism for any --jobs, dedup by signature,
+// reproducers, the crash verdict, shrinking. Checkpoints, shards, merge and reports are in
+// CampaignOutputTest.cpp.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <stdexcept>
+
+#include "compiler/text/Parser.h"
+#include "compiler/verify/Verifier.h"
+#include "fuzz/campaign/Reproducer.h"
+#include "tests/unit/fuzz/CampaignTestSupport.h"
+
+namespace ptodiff::fuzz {
+namespace {
+
+using campaigntest::fakeRunner;
+using campaigntest::run;
+using campaigntest::ScratchDir;
+using campaigntest::smallConfig;
+using ::testing::HasSubstr;
+
+TEST(Campaign, SameSeedGivesSameCasesVerdictsAndDigestForAnyJobs) {
+  const CampaignResult one = run(smallConfig(48, 1));
+  const CampaignResult two = run(smallConfig(48, 2));
+  ASSERT_EQ(one.records.size(), 48u);
+  ASSERT_EQ(two.records.size(), 48u);
+  for (size_t i = 0; i < one.records.size(); ++i) {
+    EXPECT_EQ(one.records[i].index, i);
+    EXPECT_EQ(one.records[i].index, two.records[i].index);
+    EXPECT_EQ(one.records[i].programHash, two.records[i].programHash) << "case " << i;
+    EXPECT_EQ(one.records[i].verdict, two.records[i].verdict) << "case " << i;
+  }
+  EXPECT_EQ(one.state.verdictDigest, two.state.verdictDigest);
+  EXPECT_EQ(one.state.failingCases, two.state.failingCases);
+  EXPECT_EQ(one.state.featureCases, two.state.featureCases);
+  ASSERT_EQ(one.state.signatures.size(), two.state.signatures.size());
+  for (const auto& [sig, r] : one.state.signatures) {
+    ASSERT_TRUE(two.state.signatures.count(sig)) << sig;
+    EXPECT_EQ(r.firstCase, two.state.signatures.at(sig).firstCase) << sig;
+    EXPECT_EQ(r.count, two.state.signatures.at(sig).count) << sig;
+  }
+  // The fake fails on some cases and passes others, so the comparison above is not vacuous.
+  EXPECT_GT(one.state.failingCases, 0u);
+  EXPECT_LT(one.state.failingCases, 48u);
+}
+
+TEST(Campaign, DigestChangesWithTheSeedAndWithAVerdict) {
+  const CampaignResult base = run(smallConfig(16));
+  CampaignConfig other = smallConfig(16);
+  other.seed = 8;
+  EXPECT_NE(run(other).state.verdictDigest, base.state.verdictDigest);
+  // Same cases, one verdict flipped: the digest covers verdicts, not only programs.
+  int calls = 0;
+  const CampaignResult flipped = run(smallConfig(16), [&calls](const Program& p, const std::vector<CaseSpec>& s) {
+    CaseOutcome o = fakeRunner(p, s);
+    if (calls++ == 3) o.failures.push_back({"sentinel", "", "buffer", "", "PTOAS", "flipped", 0});
+    return o;
+  });
+  EXPECT_NE(flipped.state.verdictDigest, base.state.verdictDigest);
+}
+
+TEST(Campaign, FailuresAreDeduplicatedBySignatureWithTheirFirstCase) {
+  const CampaignResult r = run(smallConfig(60, 2));
+  std::map<std::string, uint64_t> first, count;
+  uint64_t failing = 0;
+  for (const CaseRecord& c : r.records) {
+    if (c.verdict == "pass") continue;
+    ++failing;
+    std::stringstream parts(c.verdict);
+    for (std::string sig; std::getline(parts, sig, ';');) {
+      first.try_emplace(sig, c.index);
+      ++count[sig];
+    }
+  }
+  EXPECT_EQ(r.state.failingCases, failing);
+  ASSERT_EQ(r.state.signatures.size(), first.size());
+  EXPECT_GE(first.size(), 2u);
+  for (const auto& [sig, rec] : r.state.signatures) {
+    EXPECT_EQ(rec.firstCase, first.at(sig)) << sig;
+    EXPECT_EQ(rec.count, count.at(sig)) << sig;
+    EXPECT_EQ(rec.signature, signatureOf(rec.first));
+    EXPECT_EQ(rec.firstCaseSeed, caseSeed(7, rec.firstCase));
+  }
+  EXPECT_TRUE(r.state.signatures.count("mismatch/-/buffer/tile.add/PYPTO"));
+  EXPECT_TRUE(r.state.signatures.count("hazard/overlap/planned/-/DSA_RP"));
+}
+
+TEST(Campaign, SignatureFormatUsesDashForEmptyFields) {
+  EXPECT_EQ(signatureOf({"hazard", "live-clobber", "planned", "tile.add", "PYPTO", "x", 0}),
+            "hazard/live-clobber/planned/tile.add/PYPTO");
+  EXPECT_EQ(signatureOf({"timeout", "", "tile", "", "", "x", 0}), "timeout/-/tile/-/-");
+}
+
+TEST(Campaign, ARunnerThatThrowsIsACrashVerdictNotAnAbort) {
+  const CampaignResult r = run(smallConfig(8, 2), [](const Program&, const std::vector<CaseSpec>&) -> CaseOutcome {
+    throw std::runtime_error("boom");
+  });
+  EXPECT_EQ(r.state.cases, 8u);
+  EXPECT_EQ(r.state.failingCases, 8u);
+  ASSERT_EQ(r.state.signatures.size(), 1u);
+  const SignatureRecord& rec = r.state.signatures.begin()->second;
+  EXPECT_EQ(rec.signature, "crash/-/runner/-/-");
+  EXPECT_EQ(rec.first.detail, "boom");
+  EXPECT_EQ(rec.count, 8u);
+}
+
+TEST(Campaign, FeatureCoverageCountsTheSwarmSubsets) {
+  const CampaignResult r = run(smallConfig(40));
+  uint64_t total = 0;
+  for (uint64_t n : r.state.featureCases) {
+    EXPECT_LE(n, 40u);
+    total += n;
+  }
+  EXPECT_GT(total, 0u);
+  CampaignConfig fixed = smallConfig(10);
+  fixed.gen.features = FeatureSet::of({Feature::ElementwiseFP32});
+  const CampaignResult f = run(fixed);
+  EXPECT_EQ(f.state.featureCases[static_cast<size_t>(Feature::ElementwiseFP32)], 10u);
+  EXPECT_EQ(f.state.featureCases[static_cast<size_t>(Feature::Cube)], 0u);
+}
+
+TEST(Campaign, EveryNewSignatureGetsACompleteReproducer) {
+  ScratchDir dir;
+  CampaignConfig c = smallConfig(40, 2);
+  c.outDir = (dir / "out").string();
+  const CampaignResult r = run(c);
+  ASSERT_FALSE(r.state.signatures.empty());
+  for (const auto& [sig, rec] : r.state.signatures) {
+    const std::filesystem::path folder = dir / "out" / rec.reproducer;
+    EXPECT_EQ(rec.reproducer, "repro/" + reproducerName(sig));
+    for (const char* file : {"program.py", "case.json", "reproducer.json", "README.md"})
+      EXPECT_TRUE(std::filesystem::exists(folder / file)) << folder << " " << file;
+    EXPECT_EQ(rec.replayCommand, "ptodiff replay " + folder.string());
+    EXPECT_THAT(campaigntest::readFile(folder / "README.md"), HasSubstr(rec.replayCommand));
+    LoadedReproducer loaded = loadReproducer(folder);
+    EXPECT_EQ(loaded.signature, sig);
+    EXPECT_TRUE(verifyProgram(loaded.program).empty()) << sig;
+    // The saved case still shows the signature under the same runner (inputs come from .npy).
+    std::vector<std::string> seen;
+    for (const Verdict& v : fakeRunner(loaded.program, {loaded.spec}).failures) seen.push_back(signatureOf(v));
+    EXPECT_THAT(seen, ::testing::Contains(sig));
+    EXPECT_EQ(loaded.spec.planners, c.planners);
+  }
+  EXPECT_TRUE(campaigntest::temporariesUnder(dir.path()).empty());
+}
+
+TEST(Campaign, ShrinkingKeepsTheSignatureAndNeverGrowsTheKernel) {
+  // Fails on every kernel with at least 6 statements: shrinking must find a smaller one that
+  // still has 6 or more.
+  const CaseRunner atLeastSix = [](const Program& p, const std::vector<CaseSpec>&) {
+    CaseOutcome o;
+    if (countStatements(p) >= 6) o.failures.push_back({"mismatch", "", "buffer", "", "PYPTO", "long", 0});
+    return o;
+  };
+  CampaignConfig c = smallConfig(1);
+  c.gen.maxStatements = 40;
+  uint64_t seed = 0;
+  int64_t before = 0;
+  for (uint64_t s = 1; s < 50 && before < 20; ++s) {  // a case well above the threshold
+    seed = s;
+    before = countStatements(generateCase(seed, 100, c.gen).program);
+  }
+  ASSERT_GE(before, 20);
+  const GeneratedCase shrunk = shrinkCase(seed, 100, c, atLeastSix, "mismatch/-/buffer/-/PYPTO", 20.0);
+  const int64_t after = countStatements(shrunk.program);
+  EXPECT_GE(after, 6);
+  EXPECT_LT(after, before);
+}
+
+TEST(Campaign, BadShardIsRejected) {
+  CampaignConfig c = smallConfig(1);
+  c.shardIndex = 2;
+  c.shardCount = 2;
+  EXPECT_THROW(run(c), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace ptodiff::fuzz
