@@ -16,8 +16,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <map>
-#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -54,21 +52,6 @@ std::vector<std::string> suitePrograms() {
   std::sort(names.begin(), names.end());
   return names;
 }
-
-/// Programs the reference lowering rejects today (another engineer's work, not the
-/// interpreter's): they are skipped, and the test fails if any *other* program stops compiling.
-/// (for_swap was one until the lowering learnt to plan swapped carries.)
-const std::set<std::string> kKnownCompileRejections = {};
-
-/// Planned programs the reference lowering produces today that break a storage contract rule, so
-/// the planned run reports a hazard the value run cannot have (another engineer's work: the
-/// interpreter is right to fire). Each must fire exactly this checker on the named value.
-struct KnownLoweringHazard {
-  HazardKind kind;
-  std::string detailPrefix;
-};
-/// (full_create_assemble was one while VerifyTileStorage let Tile-path windows sit off 32 bytes.)
-const std::map<std::string, KnownLoweringHazard> kKnownLoweringHazards = {};
 
 /// The planned program (the pipeline stopped after VerifyTileStorage) of `program`.
 Program planned(const Program& program, Planner planner, const Target& target) {
@@ -123,22 +106,14 @@ TEST_P(PlannedAgreement, EveryPlannerGivesTheValueInterpretersBits) {
     try {
       plannedProgram = planned(program, planner, target);
     } catch (const DiagnosticError& e) {
-      if (kKnownCompileRejections.count(name)) GTEST_SKIP() << what << ": rejected by the lowering: " << e.what();
       FAIL() << what << " does not compile: " << e.what();
     }
-    ASSERT_FALSE(kKnownCompileRejections.count(name)) << name << " compiles now: drop it from kKnownCompileRejections";
     const Function* plannedKernel = plannedProgram.findFunction(kernel->name);
     ASSERT_NE(plannedKernel, nullptr) << what;
     ASSERT_TRUE(isPlannedTileKernel(*plannedKernel)) << what << ": the planned kernel has a tile without a MemRef";
     EXPECT_EQ(defaultInterpreter(*plannedKernel), InterpreterKind::Planned) << what;
     config.addressedPlanner = plannerAssignsAddresses(planner);
     const RunResult run = runPlannedTileKernel(plannedProgram, *plannedKernel, args, config);
-    if (const auto known = kKnownLoweringHazards.find(name); known != kKnownLoweringHazards.end()) {
-      ASSERT_EQ(run.status, RunStatus::Hazard) << what << " runs clean now: drop it from kKnownLoweringHazards";
-      EXPECT_EQ(run.hazard->kind, known->second.kind) << what << ": " << run.hazard->message();
-      EXPECT_EQ(run.hazard->detail.rfind(known->second.detailPrefix, 0), 0u) << what << ": " << run.hazard->detail;
-      continue;
-    }
     ASSERT_EQ(run.status, value.status) << what << ": " << run.diagnostic.message;
     expectSameTensors(value, run, what);
   }

@@ -6,10 +6,8 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <map>
 #include <filesystem>
 #include <nlohmann/json.hpp>
-#include <set>
 
 #include "tests/unit/tools/TempDir.h"
 
@@ -211,14 +209,6 @@ TEST(RunCommand, BadInputExits2WithALocatedMessage) {
 
 // ---- the program suite: every program passes under every planner on both targets ----------------
 
-/// Programs that do not pass `ptodiff run --planner all` today, with the reason. The test asserts
-/// each still fails, so a fix forces its removal from this list (the list may only shrink).
-const std::map<std::string, std::string>& knownFailures() {
-  // (full_create_assemble was one until VerifyTileStorage applied P14 to Tile-path windows.)
-  static const std::map<std::string, std::string> known = {};
-  return known;
-}
-
 std::vector<std::string> suitePrograms() {
   std::vector<std::string> names;
   for (const auto& e : fs::directory_iterator(fs::path(PTODIFF_TESTS_DIR) / "programs"))
@@ -234,24 +224,13 @@ TEST_P(RunSuite, PassesEveryPlanner) {
   TempDir scratch;
   const fs::path programs = fs::path(PTODIFF_TESTS_DIR) / "programs";
   const Outcome o = runPtodiff(programs, "run " + name + ".py --planner all --target " + target, scratch.path());
-  const auto known = knownFailures().find(name);
-  if (known == knownFailures().end()) {
-    EXPECT_EQ(o.exitCode, 0) << o.out << o.err;
-    EXPECT_THAT(o.out, HasSubstr("\nresult: pass\n"));
-  } else {
-    EXPECT_NE(o.exitCode, 0) << name << " passes now: remove it from knownFailures() (" << known->second << ")";
-  }
+  EXPECT_EQ(o.exitCode, 0) << o.out << o.err;
+  EXPECT_THAT(o.out, HasSubstr("\nresult: pass\n"));
 }
 
 INSTANTIATE_TEST_SUITE_P(Programs, RunSuite,
                          ::testing::Combine(::testing::ValuesIn(suitePrograms()), ::testing::Values("a2a3", "a5")),
                          [](const auto& info) { return std::get<0>(info.param) + "_" + std::get<1>(info.param); });
-
-TEST(RunSuiteList, KnownFailuresAreSuitePrograms) {
-  const std::vector<std::string> names = suitePrograms();
-  const std::set<std::string> all(names.begin(), names.end());
-  for (const auto& [name, why] : knownFailures()) EXPECT_TRUE(all.count(name)) << name << " (" << why << ")";
-}
 
 }  // namespace
 }  // namespace ptodiff
