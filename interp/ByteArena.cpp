@@ -29,7 +29,13 @@ ByteArena::Page& ByteArena::page(int64_t addr) {
   if (!slot) {
     slot = std::make_unique<Page>();
     const int64_t base = addr / kPageBytes * kPageBytes;
-    for (int64_t i = 0; i < kPageBytes; ++i) slot->bytes[i] = garbageByte(seed_, space_, base + i);
+    // garbageByte's bytes, one hash per aligned 8-byte group (pages are 8-byte aligned).
+    static_assert(kPageBytes % 8 == 0);
+    for (int64_t i = 0; i < kPageBytes; i += 8) {
+      const uint64_t word =
+          splitmix64(seed_ ^ (static_cast<uint64_t>(space_) << 56) ^ static_cast<uint64_t>((base + i) >> 3));
+      for (int64_t k = 0; k < 8; ++k) slot->bytes[static_cast<size_t>(i + k)] = static_cast<uint8_t>(word >> (k * 8));
+    }
     slot->poison.fill(1);
     slot->event.fill(kNoEvent);
   }

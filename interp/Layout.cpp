@@ -31,30 +31,20 @@ std::optional<AddressingKind> addressingOf(const Layout& layout) {
   return std::nullopt;  // col_major boxes in col_major order: no hardware layout
 }
 
+ElementAddressing::ElementAddressing(const HandleGeometry& g)
+    : g_(g), kind_(addressingOf(g.layout)), esize_(dtypeSize(g.dtype)) {
+  if (!kind_ || *kind_ == AddressingKind::ND || *kind_ == AddressingKind::DN) return;
+  if (auto box = boxShape(g.layout, g.dtype); box && g.rows % box->rows == 0 && g.cols % box->cols == 0) {
+    wholeBoxes_ = true;
+    IR_ = box->rows;
+    IC_ = box->cols;
+  }
+}
+
 int64_t elementByteOffset(const HandleGeometry& g, int64_t r, int64_t c) {
   if (r < 0 || c < 0 || r >= g.rows || c >= g.cols)
     throw std::logic_error("elementByteOffset: element outside the handle");
-  const int64_t esize = dtypeSize(g.dtype);
-  auto kind = addressingOf(g.layout);
-  if (!kind) throw std::logic_error("elementByteOffset: layout has no addressing");
-  switch (*kind) {
-    case AddressingKind::ND: return r * g.pitchBytes + c * esize;
-    case AddressingKind::DN: return (c * g.rows + r) * esize;
-    default: break;
-  }
-  auto box = boxShape(g.layout, g.dtype);
-  if (!box || g.rows % box->rows != 0 || g.cols % box->cols != 0)
-    throw std::logic_error("elementByteOffset: boxed handle does not hold whole boxes");
-  const int64_t IR = box->rows, IC = box->cols;
-  const int64_t sr = r / IR, ir = r % IR, sc = c / IC, ic = c % IC;
-  int64_t element = 0;
-  switch (*kind) {
-    case AddressingKind::NZ: element = sc * g.rows * IC + sr * IR * IC + ir * IC + ic; break;
-    case AddressingKind::ZN: element = sr * g.cols * IR + sc * IR * IC + ic * IR + ir; break;
-    case AddressingKind::ZZ: element = sr * g.cols * IR + sc * IR * IC + ir * IC + ic; break;
-    default: break;
-  }
-  return element * esize;
+  return ElementAddressing(g).offset(r, c);
 }
 
 int64_t handleSpanBytes(const HandleGeometry& g) {

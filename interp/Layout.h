@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "compiler/ir/Type.h"
@@ -39,6 +40,41 @@ struct HandleGeometry {
 /// 0 <= c < cols, the layout is addressable and boxed handles hold whole boxes (the verifier
 /// guarantees both); violations throw std::logic_error.
 int64_t elementByteOffset(const HandleGeometry& g, int64_t r, int64_t c);
+
+/// elementByteOffset with the formula chosen once per handle: loops that address every element
+/// of a row (interp/Machine.h, forEachContiguousRun) would otherwise re-derive the layout's
+/// addressing and box shape per element. Same results and the same logic_errors.
+class ElementAddressing {
+ public:
+  explicit ElementAddressing(const HandleGeometry& g);
+  int64_t offset(int64_t r, int64_t c) const {
+    if (r < 0 || c < 0 || r >= g_.rows || c >= g_.cols)
+      throw std::logic_error("elementByteOffset: element outside the handle");
+    if (!kind_) throw std::logic_error("elementByteOffset: layout has no addressing");
+    switch (*kind_) {
+      case AddressingKind::ND: return r * g_.pitchBytes + c * esize_;
+      case AddressingKind::DN: return (c * g_.rows + r) * esize_;
+      default: break;
+    }
+    if (!wholeBoxes_) throw std::logic_error("elementByteOffset: boxed handle does not hold whole boxes");
+    const int64_t sr = r / IR_, ir = r % IR_, sc = c / IC_, ic = c % IC_;
+    int64_t element = 0;
+    switch (*kind_) {
+      case AddressingKind::NZ: element = sc * g_.rows * IC_ + sr * IR_ * IC_ + ir * IC_ + ic; break;
+      case AddressingKind::ZN: element = sr * g_.cols * IR_ + sc * IR_ * IC_ + ic * IR_ + ir; break;
+      case AddressingKind::ZZ: element = sr * g_.cols * IR_ + sc * IR_ * IC_ + ir * IC_ + ic; break;
+      default: break;
+    }
+    return element * esize_;
+  }
+
+ private:
+  HandleGeometry g_;
+  std::optional<AddressingKind> kind_;
+  int64_t esize_ = 0;
+  bool wholeBoxes_ = false;
+  int64_t IR_ = 1, IC_ = 1;
+};
 
 /// Bytes spanned by the handle: from offset 0 to one past its last element's last byte.
 int64_t handleSpanBytes(const HandleGeometry& g);

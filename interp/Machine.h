@@ -66,9 +66,10 @@ void forEachContiguousRun(const Handle& h, int64_t r, int64_t c0, int64_t cols, 
     return;
   }
   const int64_t esize = h.esize();
-  int64_t start = c0, startAddr = h.byteAt(r, c0), n = 1;
+  const ElementAddressing addressing(h.geom);  // the formula once, not per element
+  int64_t start = c0, startAddr = h.base + addressing.offset(r, c0), n = 1;
   for (int64_t c = c0 + 1; c < c0 + cols; ++c) {
-    const int64_t addr = h.byteAt(r, c);
+    const int64_t addr = h.base + addressing.offset(r, c);
     if (addr == startAddr + n * esize) {
       ++n;
       continue;

@@ -1,7 +1,9 @@
 #include "oracle/Differential.h"
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 
@@ -106,16 +108,21 @@ Comparison compareWithTileRun(const Function& kernel, const KernelArgs& initial,
     const Tensor& ta = actual.tensors.at(p.name);
     if (ta.dtype != tt.dtype || ta.rows != tt.rows || ta.cols != tt.cols)
       throw std::logic_error("tensor \"" + p.name + "\" changed dtype or shape between runs");
+    // Element bytes are compared in place; bit patterns are decoded only for a difference.
+    const size_t esize = static_cast<size_t>(tt.esize());
+    auto sameBits = [esize](const Tensor& a, const Tensor& b, size_t k) {
+      return std::memcmp(a.bytes.data() + k * esize, b.bytes.data() + k * esize, esize) == 0;
+    };
     for (int64_t i = 0; i < tt.elements(); ++i) {
       const auto k = static_cast<size_t>(i);
-      const uint64_t bits = ta.bitsAt(i);
       const bool poison = ta.poison[k] != 0;
       if (!tt.written[k]) {
-        if (bits != t0.bitsAt(i) || poison != (t0.poison[k] != 0)) note(c.sentinel, p.name, tt, i, t0.bitsAt(i), bits, poison);
+        if (!sameBits(ta, t0, k) || poison != (t0.poison[k] != 0))
+          note(c.sentinel, p.name, tt, i, t0.bitsAt(i), ta.bitsAt(i), poison);
       } else if (poison) {
-        note(c.uninit, p.name, tt, i, tt.bitsAt(i), bits, true);
-      } else if (bits != tt.bitsAt(i)) {
-        note(c.mismatch, p.name, tt, i, tt.bitsAt(i), bits, false);
+        note(c.uninit, p.name, tt, i, tt.bitsAt(i), ta.bitsAt(i), true);
+      } else if (!sameBits(ta, tt, k)) {
+        note(c.mismatch, p.name, tt, i, tt.bitsAt(i), ta.bitsAt(i), false);
       }
     }
   }
@@ -152,6 +159,23 @@ std::string sentinelDetail(const ElementDifference& d) {
 
 // ---- running ------------------------------------------------------------------------------------
 
+/// Adds the steady-clock time of its scope to `(*sink)[phase]` (no-op without a sink).
+class PhaseTimer {
+ public:
+  PhaseTimer(std::map<std::string, double>* sink, const char* phase)
+      : sink_(sink), phase_(phase), start_(sink ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point()) {}
+  ~PhaseTimer() {
+    if (sink_) (*sink_)[phase_] += std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+  PhaseTimer(const PhaseTimer&) = delete;
+  PhaseTimer& operator=(const PhaseTimer&) = delete;
+
+ private:
+  std::map<std::string, double>* sink_;
+  const char* phase_;
+  std::chrono::steady_clock::time_point start_;
+};
+
 /// One interpreter run, or the exception it threw (a crash).
 struct Attempt {
   std::optional<RunResult> result;
@@ -178,6 +202,28 @@ std::string firstLine(std::string s) {
   if (nl != std::string::npos) s.resize(nl);
   return s;
 }
+
+}  // namespace
+
+/// A failing pass of a lowering: the fields of the row it fails (planned or buffer).
+struct CompileFailure {
+  VerdictKind kind = VerdictKind::Pass;
+  std::string failingAt, op, detail;
+  std::optional<Diagnostic> diagnostic;
+};
+
+struct LoweringCache::Entry {
+  const Program* program = nullptr;
+  const Function* kernel = nullptr;
+  Planner planner = Planner::PYPTO;
+  const Target* target = nullptr;
+  bool enableBufferIR = true;
+  std::optional<CompileFailure> failure;   // the first pass that failed, if one did
+  std::shared_ptr<const Program> planned;  // after kPlannedStopPass, when the pipeline reached it
+  std::shared_ptr<const Program> lowered;  // the whole pipeline's result, when no pass failed
+};
+
+namespace {
 
 class CaseRunner {
  public:
@@ -219,6 +265,8 @@ class CaseRunner {
   void judgePhysical(StageVerdict& v, const Attempt& a, const Program& program, const Function& kernel,
                      const std::string& outputsName);
   void runPlanner(Planner planner);
+  /// The lowering under `planner`: from o_.lowerings when it holds it, else compiled (and stored).
+  std::shared_ptr<const LoweringCache::Entry> lower(Planner planner);
   void skip(StageVerdict v, std::string why) {
     v.kind = VerdictKind::Skipped;
     v.detail = std::move(why);
@@ -229,7 +277,10 @@ class CaseRunner {
 void CaseRunner::runTileAndOracle(const Program& program, const Function& kernel) {
   const RunConfig cfg = config(std::nullopt, false);
   StageVerdict tile = row("tile", std::nullopt);
-  Attempt a = attempt([&] { return runTileKernel(program, kernel, args_, cfg); });
+  Attempt a = attempt([&] {
+    PhaseTimer timer(o_.phaseSeconds, "tile");
+    return runTileKernel(program, kernel, args_, cfg);
+  });
   if (!a.result) {
     tile.kind = VerdictKind::Crash;
     tile.detail = "the Tile interpreter threw: " + firstLine(a.crash);
@@ -260,6 +311,7 @@ void CaseRunner::runTileAndOracle(const Program& program, const Function& kernel
   tileFinal_ = r.final;
 
   StageVerdict oracle = row("oracle", std::nullopt);
+  PhaseTimer oracleTimer(o_.phaseSeconds, "oracle");
   try {
     OracleResult ref = evaluateOracle(program, kernel, args_, cfg, o_.profile);
     if (ref.status != RunStatus::Ok) {
@@ -341,67 +393,105 @@ void CaseRunner::judgePhysical(StageVerdict& v, const Attempt& a, const Program&
   v.detail = std::to_string(r.steps) + " steps, outputs equal the Tile run's";
 }
 
-void CaseRunner::runPlanner(Planner planner) {
+std::shared_ptr<const LoweringCache::Entry> CaseRunner::lower(Planner planner) {
   const Program& program = *in_.program;
   const Function& kernel = *in_.kernel;
+  if (o_.lowerings)
+    for (const std::shared_ptr<const LoweringCache::Entry>& e : o_.lowerings->entries)
+      if (e->program == &program && e->kernel == &kernel && e->planner == planner && e->target == o_.target &&
+          e->enableBufferIR == o_.enableBufferIR)
+        return e;
+  auto entry = std::make_shared<LoweringCache::Entry>();
+  entry->program = &program;
+  entry->kernel = &kernel;
+  entry->planner = planner;
+  entry->target = o_.target;
+  entry->enableBufferIR = o_.enableBufferIR;
   PassContext context;
   context.planner = planner;
   context.target = o_.target;
   context.enableBufferIR = o_.enableBufferIR;
 
-  StageVerdict planned = row("planned", planner);
-  StageVerdict buffer = row("buffer", planner);
-
+  PhaseTimer timer(o_.phaseSeconds, "compile");
   // One PassManager per pass, so a rejection names its pass without parsing messages.
   Program current = program.clone();
-  std::optional<Program> plannedProgram;
   for (std::unique_ptr<Pass>& pass : buildLoweringPipeline()) {
     const std::string name(pass->name());
-    StageVerdict& target = plannedProgram ? buffer : planned;
     PassManager pm;
     pm.add(std::move(pass));
+    CompileFailure failure;
     try {
       current = pm.run(current, context).program;
     } catch (const DiagnosticError& e) {
-      target.kind = VerdictKind::CompileError;
-      target.failingAt = name;
+      failure.kind = VerdictKind::CompileError;
+      failure.failingAt = name;
       Diagnostic d = e.diagnostic();
       if (d.file.empty()) d.file = fileOf(program);
-      target.op = opAt(kernel, d.loc);
-      target.diagnostic = d;
-      target.detail = located(d);
+      failure.op = opAt(kernel, d.loc);
+      failure.diagnostic = d;
+      failure.detail = located(d);
     } catch (const std::exception& e) {
-      target.kind = VerdictKind::Crash;
-      target.failingAt = name;
-      target.detail = "pass " + name + " threw: " + firstLine(e.what());
+      failure.kind = VerdictKind::Crash;
+      failure.failingAt = name;
+      failure.detail = "pass " + name + " threw: " + firstLine(e.what());
     }
-    if (target.kind != VerdictKind::Pass) {
-      if (!plannedProgram) {
-        report_.verdicts.push_back(std::move(planned));
-        skip(std::move(buffer), "not run: the lowering failed before the planned Tile program");
-      } else {
-        report_.verdicts.push_back(std::move(buffer));
-      }
-      return;
+    if (failure.kind != VerdictKind::Pass) {
+      entry->failure = std::move(failure);
+      break;
     }
-    if (name == kPlannedStopPass) {
-      plannedProgram = current.clone();
-      const Function* f = plannedProgram->findFunction(kernel.name);
-      if (!f) {
-        planned.kind = VerdictKind::Crash;
-        planned.failingAt = name;
-        planned.detail = "the lowering lost kernel \"" + kernel.name + "\"";
-        report_.verdicts.push_back(std::move(planned));
-        skip(std::move(buffer), "not run: the planned Tile program has no kernel");
-        return;
-      }
-      const RunConfig cfg = config(planner, true);
-      Attempt a = attempt([&] { return runPlannedTileKernel(*plannedProgram, *f, args_, cfg); });
-      judgePhysical(planned, a, *plannedProgram, *f, planned.planner + "-planned");
-      report_.verdicts.push_back(planned);
-    }
+    if (name == kPlannedStopPass) entry->planned = std::make_shared<const Program>(current.clone());
   }
-  if (!plannedProgram) throw std::logic_error("the lowering pipeline has no pass " + std::string(kPlannedStopPass));
+  if (!entry->failure) {
+    if (!entry->planned) throw std::logic_error("the lowering pipeline has no pass " + std::string(kPlannedStopPass));
+    entry->lowered = std::make_shared<const Program>(std::move(current));
+  }
+  if (o_.lowerings) o_.lowerings->entries.push_back(entry);
+  return entry;
+}
+
+void CaseRunner::runPlanner(Planner planner) {
+  const Function& kernel = *in_.kernel;
+  const std::shared_ptr<const LoweringCache::Entry> lowering = lower(planner);
+  StageVerdict planned = row("planned", planner);
+  StageVerdict buffer = row("buffer", planner);
+  auto failAt = [](StageVerdict& v, const CompileFailure& f) {
+    v.kind = f.kind;
+    v.failingAt = f.failingAt;
+    v.op = f.op;
+    v.diagnostic = f.diagnostic;
+    v.detail = f.detail;
+  };
+  if (!lowering->planned) {  // a pass before the planned Tile program failed
+    failAt(planned, *lowering->failure);
+    report_.verdicts.push_back(std::move(planned));
+    skip(std::move(buffer), "not run: the lowering failed before the planned Tile program");
+    return;
+  }
+  const Program& plannedProgram = *lowering->planned;
+  const Function* pf = plannedProgram.findFunction(kernel.name);
+  if (!pf) {
+    planned.kind = VerdictKind::Crash;
+    planned.failingAt = kPlannedStopPass;
+    planned.detail = "the lowering lost kernel \"" + kernel.name + "\"";
+    report_.verdicts.push_back(std::move(planned));
+    skip(std::move(buffer), "not run: the planned Tile program has no kernel");
+    return;
+  }
+  {
+    const RunConfig cfg = config(planner, true);
+    Attempt a = attempt([&] {
+      PhaseTimer timer(o_.phaseSeconds, "planned");
+      return runPlannedTileKernel(plannedProgram, *pf, args_, cfg);
+    });
+    judgePhysical(planned, a, plannedProgram, *pf, planned.planner + "-planned");
+    report_.verdicts.push_back(planned);
+  }
+  if (lowering->failure) {  // a pass after the planned Tile program failed
+    failAt(buffer, *lowering->failure);
+    report_.verdicts.push_back(std::move(buffer));
+    return;
+  }
+  const Program& current = *lowering->lowered;
   const Function* f = current.findFunction(kernel.name);
   if (!f) {
     buffer.kind = VerdictKind::Crash;
@@ -417,7 +507,10 @@ void CaseRunner::runPlanner(Planner planner) {
     return;
   }
   const RunConfig cfg = config(planner, true);
-  Attempt a = attempt([&] { return runBufferKernel(current, *f, args_, cfg); });
+  Attempt a = attempt([&] {
+    PhaseTimer timer(o_.phaseSeconds, "buffer");
+    return runBufferKernel(current, *f, args_, cfg);
+  });
   judgePhysical(buffer, a, current, *f, buffer.planner + "-buffer");
   report_.verdicts.push_back(std::move(buffer));
 }

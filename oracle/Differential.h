@@ -17,6 +17,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -82,6 +84,16 @@ struct StageVerdict {
   bool failed() const { return isFailure(kind); }
 };
 
+/// Lowerings kept across runDifferential calls on the same program and kernel (the campaign's
+/// scalar sets): the lowering depends on the program, planner, target and enable_buffer_ir, never
+/// on the case's inputs, so each is compiled (and verified after every pass) once and its planned
+/// and Buffer programs are rerun. Entries are oracle/Differential.cpp's; an empty cache is valid.
+/// The programs the entries name must outlive the cache's use.
+struct LoweringCache {
+  struct Entry;
+  std::vector<std::shared_ptr<const Entry>> entries;
+};
+
 struct DifferentialOptions {
   std::vector<Planner> planners = {Planner::PYPTO, Planner::DSA_RP, Planner::PTOAS};
   const Target* target = &targetA2A3();
@@ -93,6 +105,12 @@ struct DifferentialOptions {
   /// The replay command without --planner/--target/--no-buffer-ir (e.g. "ptodiff run add.py
   /// --case add.case.json"); each verdict's replay appends the options that select its row.
   std::string replayBase;
+  /// When set, seconds of steady-clock time are added per phase: "compile" (the lowering
+  /// pipeline, verify-each included), "tile", "oracle", "planned", "buffer". For throughput
+  /// reports only: never part of a verdict.
+  std::map<std::string, double>* phaseSeconds = nullptr;
+  /// When set, lowerings are looked up here before compiling and stored after (LoweringCache).
+  LoweringCache* lowerings = nullptr;
 };
 
 /// What the case runs on. `program`/`kernel` is the file as given: a Tile program (full flow), a

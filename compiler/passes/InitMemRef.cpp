@@ -4,10 +4,13 @@
 #include <cctype>
 #include <map>
 #include <set>
+#include <stdexcept>
 
 #include "compiler/passes/PassManager.h"
+#include "compiler/passes/aliases/AliasPlan.h"
 #include "compiler/planners/PlannedStorage.h"
 #include "compiler/planners/StorageFacts.h"
+#include "compiler/verify/Verifier.h"
 
 namespace ptodiff {
 
@@ -69,15 +72,56 @@ class FunctionPlanner {
  public:
   FunctionPlanner(Function& fn, const Program& program) : fn_(fn), program_(program), facts_(fn) {}
 
-  bool run() {
+  /// Places every value (nothing is written yet); false when the function has no Tile value.
+  bool plan() {
     rejectPlannedInput();
     if (facts_.values().empty()) return false;
     AliasFamilies maximal(facts_, allInPlaceFollow);
-    for (const TileValue& v : facts_.values())
+    for (const TileValue& v : facts_.values()) {
       if (v.kind == ValueKind::InPlace) follows_[v.slot] = !inputObservableAfter(v, maximal);
+      const Expr* tmp = scratchOperand(v);
+      if (tmp && observedAroundWrite(maximal.family(tmp->slot), v.point, tmp, {}, false, maximal))
+        clobberedScratch_.push_back(&v);
+    }
     for (const TileValue& v : facts_.values()) place(v);
+    return true;
+  }
+
+  /// Writes the placement: MemRef annotations and the hoisted roots.
+  void commit() {
     annotateBinders(fn_.body);
     insertRoots();
+  }
+
+  /// Copies the Tile program needs before its storage can be planned, each
+  /// `<operand>_<why> = pl.tile.move(operand, target_memory=Vec)` read by the op instead:
+  /// - P11, P14: a relabel (reshape, transpose_view) reinterprets its source's bytes densely from a
+  ///   static base, so a source window with a wider row pitch or a runtime offset is copied into a
+  ///   dense tile of its own (`_dense`);
+  /// - a row reduction writes poison over its `tmp_tile` (semantics.md §2, PT6), so a tmp whose
+  ///   storage is still observable (read later, by another operand, or again in a later trip) is
+  ///   replaced by a private copy (`_scratch`): a Tile value is immutable, its storage must stay so.
+  /// Only Vec tiles in their implicit layout can be copied (M14); other cases are left for
+  /// VerifyTileStorage and the interpreters to reject. Returns whether a copy was inserted (the
+  /// function must then be verified and planned again).
+  bool insertCopies() {
+    CopyPlan copies;
+    for (const TileValue* v : clobberedScratch_) {
+      const Expr* tmp = scratchOperand(*v);
+      if (aliases::copyableByMove(tmp->type)) copies[v->stmt].push_back({1, freshName(tmp->name + "_scratch")});
+    }
+    for (const TileValue& v : facts_.values()) {
+      if (v.kind != ValueKind::View || v.call->kind != Expr::Kind::Call) continue;
+      const OpFamily family = opInfo(v.call->op).family;
+      if (family != OpFamily::Reshape && family != OpFamily::TransposeView) continue;
+      const TileValue* source = facts_.value(v.source);
+      auto placed = placement_.find(v.source);
+      if (!source || placed == placement_.end() || denselyPlaced(source->type, placed->second)) continue;
+      if (!aliases::copyableByMove(source->type)) continue;
+      copies[v.stmt].push_back({0, freshName(v.call->args[0]->name + "_dense")});
+    }
+    if (copies.empty()) return false;
+    insertCopies(fn_.body, copies);
     return true;
   }
 
@@ -93,6 +137,9 @@ class FunctionPlanner {
   const Program& program_;
   StorageFacts facts_;
   std::map<int, bool> follows_;
+  std::vector<const TileValue*> clobberedScratch_;  // row reductions whose tmp storage stays observable
+  /// Statement -> (operand index, name of the copy it reads instead).
+  using CopyPlan = std::map<const Stmt*, std::vector<std::pair<size_t, std::string>>>;
   std::map<int, Placement> placement_;  // every Tile slot that has storage of its own or an alias
   std::vector<NewRoot> roots_;
   std::set<std::string> usedNames_;
@@ -141,19 +188,41 @@ class FunctionPlanner {
     return derived;
   }
 
+  /// The operand an in-place result writes over (assemble's target, matmul_acc's accumulator).
+  static const Expr* inPlaceInput(const TileValue& result) {
+    return opInfo(result.call->op).family == OpFamily::Assemble ? result.call->arg("target") : result.call->arg("acc");
+  }
+
   /// Whether the storage an in-place op writes may still be read as another value afterwards.
   bool inputObservableAfter(const TileValue& result, const AliasFamilies& families) const {
-    const std::vector<int>& written = families.family(result.source);
-    const std::set<int> derived = derivedFrom(result);
+    return observedAroundWrite(families.family(result.source), result.point, inPlaceInput(result), derivedFrom(result),
+                               true, families);
+  }
+
+  /// The `tmp_tile` of a row reduction: the reduction writes poison over it (semantics.md §2).
+  static const Expr* scratchOperand(const TileValue& v) {
+    if (v.kind != ValueKind::Fresh || v.call->kind != Expr::Kind::Call ||
+        opInfo(v.call->op).family != OpFamily::RowReduce)
+      return nullptr;
+    return v.call->arg("tmp_tile");
+  }
+
+  /// Whether storage (`written`, identities) that the op at `point` overwrites through `operand`
+  /// may be read as another value: through another operand of the op (even the same value), after
+  /// it, or before it in a later trip of a loop holding the write unless that value is rebound on
+  /// every trip (defined in the body, or a carry of that loop). `derived` are the values that hold
+  /// the written bytes by design; `operandReadsData`: the op's own read of `operand` repeats too.
+  bool observedAroundWrite(const std::vector<int>& written, int point, const Expr* operand, const std::set<int>& derived,
+                           bool operandReadsData, const AliasFamilies& families) const {
     for (const Use& u : facts_.uses()) {
       const TileValue* v = facts_.value(u.slot);
       if (!v || derived.count(u.slot) || !intersects(families.family(u.slot), written)) continue;
-      if (u.point == result.point && u.slot != result.source) return true;  // read through another operand
-      if (u.point > result.point) return true;
-      // A read up to the write (the op's own read of its input included) repeats in a later trip of
-      // a loop holding the write, unless the value is rebound on every trip (defined in the body,
-      // or a carry of that loop).
-      for (int l = facts_.innermostLoop(result.point); l >= 0; l = facts_.loops()[l].parent) {
+      if (u.expr == operand && !operandReadsData) continue;
+      // Read through another operand, even the input value itself (`assemble(t, t, ...)`): writing
+      // in place would overwrite the bytes being copied (W9, semantics.md §3).
+      if (u.point == point && u.expr != operand) return true;
+      if (u.point > point) return true;
+      for (int l = facts_.innermostLoop(point); l >= 0; l = facts_.loops()[l].parent) {
         const LoopExtent& loop = facts_.loops()[l];
         if (u.point > loop.header && loop.contains(u.point) && v->point < loop.header) return true;
       }
@@ -233,6 +302,57 @@ class FunctionPlanner {
     }
   }
 
+  // ---- dense copies before relabels ----
+
+  /// Whether a tile of type `t` placed at `p` is addressed as a dense tile from a static base: a
+  /// relabel may reinterpret it. Only ND row pitch is compared (the interpreters check only that).
+  static bool denselyPlaced(const Type& t, const Placement& p) {
+    if (!p.memref.offset.isConst()) return false;
+    const Type& frame = p.frame.type;
+    if (t.layout.boxed() || t.layout.blayout != TileLayout::row_major || frame.layout.boxed() ||
+        frame.layout.blayout != TileLayout::row_major)
+      return true;
+    return frame.cols() * dtypeSize(frame.dtype) == t.cols() * dtypeSize(t.dtype);
+  }
+
+  std::string freshName(const std::string& stem) {
+    for (int i = 0;; ++i) {
+      std::string name = i == 0 ? stem : stem + "_" + std::to_string(i);
+      if (usedNames_.insert(name).second) return name;
+    }
+  }
+
+  static void insertCopies(Block& body, const CopyPlan& copies) {
+    Block out;
+    for (StmtPtr& s : body) {
+      auto planned = copies.find(s.get());
+      if (planned != copies.end())
+        for (const auto& [index, name] : planned->second) {
+          ExprPtr& operand = s->as<AssignStmt>().value->args[index];
+          auto move = std::make_unique<AssignStmt>(s->loc);
+          move->target.name = name;
+          move->target.loc = s->loc;
+          std::vector<ExprPtr> args;
+          args.push_back(Expr::nameRef(operand->name, operand->loc));
+          args.push_back(Expr::spaceRef(operand->type.space, operand->loc));
+          move->value = Expr::call(Opcode::TileMove, std::move(args), s->loc);
+          operand = Expr::nameRef(name, operand->loc);
+          out.push_back(std::move(move));
+        }
+      switch (s->kind) {
+        case Stmt::Kind::For: insertCopies(s->as<ForStmt>().body, copies); break;
+        case Stmt::Kind::While: insertCopies(s->as<WhileStmt>().body, copies); break;
+        case Stmt::Kind::If:
+          insertCopies(s->as<IfStmt>().thenBody, copies);
+          insertCopies(s->as<IfStmt>().elseBody, copies);
+          break;
+        default: break;
+      }
+      out.push_back(std::move(s));
+    }
+    body = std::move(out);
+  }
+
   // ---- rewriting ----
 
   void annotate(Binder& b) {
@@ -288,9 +408,21 @@ class InitMemRefPass final : public Pass {
     bool changed = false;
     for (Function& f : program.functions) {
       if (!isPlannedKernel(f)) continue;
-      FunctionPlanner planner(f, program);
-      planner.reserveNames();
-      changed = planner.run() || changed;
+      // Each round gives at least one more relabel a dense source or reduction a private scratch,
+      // and a copy never needs another, so this ends; the bound guards that argument.
+      for (int round = 0;; ++round) {
+        if (round > 64) throw std::logic_error("InitMemRef: inserting copies does not converge in " + f.name);
+        FunctionPlanner planner(f, program);
+        planner.reserveNames();
+        if (!planner.plan()) break;
+        changed = true;
+        if (planner.insertCopies()) {
+          verifyOrThrow(program);  // slots and types for the inserted copies
+          continue;
+        }
+        planner.commit();
+        break;
+      }
     }
     return changed;
   }

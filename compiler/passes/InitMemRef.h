@@ -13,7 +13,15 @@
 //   an enclosing loop, or read by the same op through another operand): then the result gets fresh
 //   storage and the planned semantics copy the input first (semantics.md §3), so no live value is
 //   ever overwritten. (SelectBufferIRFunctions keeps a kernel on Tile when its matmul_acc did not
-//   stay in place, M6.)
+//   stay in place, M6.) An assemble whose source is its own target (`assemble(t, t, ...)`) or any
+//   view of the target's storage never writes in place (W9).
+// - Two copies are inserted first (`pl.tile.move` within Vec; the op then reads the copy): a
+//   relabel (reshape, transpose_view) of a window with a wider row pitch or a runtime offset reads
+//   a dense copy `<source>_dense` (P11, P14: a relabel reinterprets dense bytes from a static
+//   base), and a row reduction whose `tmp_tile` storage is still observable (read later, by the
+//   same op, or again in a later trip) gets a private scratch `<tmp>_scratch` (the reduction writes
+//   poison over its tmp, semantics.md §2). Other spaces cannot be copied (M14) and are left as
+//   they are, for VerifyTileStorage and the interpreters to reject.
 // - Loop carries, loop results and branch results have no annotation slot in the text format: they
 //   denote the storage of the value bound to them (the init on entry, the yielded value after a
 //   trip, the taken arm's value); the planners' liveness treats them as aliases of all of those.

@@ -3,9 +3,13 @@
 #include <algorithm>
 #include <bit>
 #include <initializer_list>
+#include <map>
+#include <set>
 #include <tuple>
 
 #include "compiler/passes/aliases/AliasPlan.h"
+#include "compiler/passes/lower/LowerSupport.h"
+#include "compiler/text/Printer.h"
 #include "compiler/planners/StorageFacts.h"
 
 namespace ptodiff {
@@ -78,7 +82,49 @@ class AlignmentProver {
   }
 };
 
+class KernelSelector;
+
+/// The lowering's view of storage (lower/StorageIndex): Tile values of one allocation at one
+/// offset with one physical type share one Buffer handle (P7), and a handle is dynamic when a value
+/// on it has runtime or zero valid extents or a set_validshape updates it (V6, V11). Dynamic handles
+/// exist only in straight-line code and are never relabelled, assembled or cut into windows (V5).
+/// Read from InitMemRef's MemRefs, which the lowering sees again after planning (approx: an entry
+/// copy MaterializeSemanticAliases adds later could give a carry a static handle of its own).
+class DynamicValidStorage {
+ public:
+  DynamicValidStorage(const StorageFacts& facts, KernelSelector& selector) : facts_(facts), selector_(selector) {}
+  void check();
+
+ private:
+  struct Handle {
+    std::string base;
+    int64_t offset = 0;
+    Type type;
+    std::string stem;  // the first value naming it
+    bool dynamic = false;
+    std::optional<SourceLoc> regionUse, relabelOrAssemble, windowCut;
+  };
+  const StorageFacts& facts_;
+  KernelSelector& selector_;
+  std::vector<Handle> handles_;
+  std::map<int, int> handleOfSlot_;  // storage values and windows -> the handle they live in
+  std::set<int> windows_;
+
+  static void first(std::optional<SourceLoc>& at, SourceLoc loc) {
+    if (!at || std::tie(loc.line, loc.col) < std::tie(at->line, at->col)) at = loc;
+  }
+  int familyOf(int slot) const {
+    auto it = handleOfSlot_.find(slot);
+    return it == handleOfSlot_.end() ? -1 : it->second;
+  }
+  int handleOf(const TileValue& v);
+  bool inRegion(int point) const;
+  void classify(const TileValue& v);
+};
+
 class KernelSelector {
+  friend class DynamicValidStorage;
+
  public:
   KernelSelector(const Function& fn, const PassContext& context)
       : fn_(fn), context_(context), facts_(fn), families_(facts_, plannedInPlacePolicy(facts_)), prover_(facts_) {}
@@ -91,6 +137,7 @@ class KernelSelector {
                                  ": every kernel stays on Tile until the A5 Buffer rollout is accepted");
     block(fn_.body, false);
     checkMetadataVersions();
+    DynamicValidStorage(facts_, *this).check();
     // Source order, one reason per rule and place (several setters may condemn one stale use).
     std::stable_sort(reasons_.begin(), reasons_.end(), [](const SelectionReason& a, const SelectionReason& b) {
       return std::tie(a.loc.line, a.loc.col, a.rule) < std::tie(b.loc.line, b.loc.col, b.rule);
@@ -271,10 +318,18 @@ class KernelSelector {
       }
       case OpFamily::Unary:
       case OpFamily::TileScalar:
-      case OpFamily::Full:
+      case OpFamily::Full: {
         if (!arithmeticAccepts(call.op, t.dtype))
           reject(t.dtype == DType::BF16 ? "S10" : "S9", call.loc, op + " on " + dt(t.dtype) + " is outside the op x dtype table");
+        const Expr* scalar = opInfo(call.op).family == OpFamily::TileScalar ? call.args[1].get()
+                             : opInfo(call.op).family == OpFamily::Full     ? call.args[2].get()
+                                                                            : nullptr;
+        if (scalar && !lower::scalarOperandStatable(*scalar, t.dtype))
+          reject("S11", call.loc, op + ": the scalar " + printExpr(*scalar) + " of type " +
+                                      dt(scalar->type.isScalar() ? scalar->type.dtype : DType::INDEX) +
+                                      " needs a conversion to " + dt(t.dtype) + " that the Buffer IR cannot state");
         return;
+      }
       case OpFamily::Create:
         if (!(t.space == MemSpace::Vec && vecTransferDType(t.dtype)) &&
             !(t.space == MemSpace::Acc && oneOf(t.dtype, {DType::FP32, DType::INT32})))
@@ -406,6 +461,14 @@ class KernelSelector {
       for (const ExprPtr& e : valid->args)
         if (e && e->kind != Expr::Kind::IntLit)
           reject("V5", e->loc, op + " with a runtime valid_shape; dynamic-valid windows stay on Tile");
+    for (int axis = 0; axis < 2; ++axis) {
+      const Extent e = v.type.validExtent(axis);
+      if (e.kind == Extent::Kind::Const && e.value <= 0) {
+        reject("W17", call.loc, op + ": the window " + q(v.binder->name) + " has a zero valid extent on axis " +
+                                    std::to_string(axis) + "; zero-valid windows stay on Tile");
+        break;
+      }
+    }
     if (!src) return;
     if (ancestry(*src).throughRelabel)
       reject("S20", call.loc, op + " cuts a relabelled window; slicing a relabel stays on Tile");
@@ -452,6 +515,95 @@ class KernelSelector {
     }
   }
 };
+
+int DynamicValidStorage::handleOf(const TileValue& v) {
+  std::optional<MemRef> m = facts_.staticMemRef(v.slot);
+  if (!m || !m->offset.isConst()) return -1;
+  for (size_t i = 0; i < handles_.size(); ++i) {
+    const Handle& h = handles_[i];
+    if (h.base == m->base && h.offset == m->offset.value && samePhysicalTile(h.type, v.type)) return static_cast<int>(i);
+  }
+  Handle h;
+  h.base = m->base;
+  h.offset = m->offset.value;
+  h.type = v.type;
+  h.stem = v.binder ? v.binder->name : "?";
+  handles_.push_back(std::move(h));
+  return static_cast<int>(handles_.size() - 1);
+}
+
+bool DynamicValidStorage::inRegion(int point) const {
+  if (facts_.innermostLoop(point) >= 0) return true;
+  for (const BranchExtent& b : facts_.branches())
+    if (b.cond < point && point < b.end) return true;
+  return false;
+}
+
+void DynamicValidStorage::classify(const TileValue& v) {
+  const Expr* call = v.call && v.call->kind == Expr::Kind::Call ? v.call : nullptr;
+  auto is = [&](OpFamily f) { return call && opInfo(call->op).family == f; };
+  const bool sourceIsWindow = v.kind == ValueKind::View && windows_.count(v.source) > 0;
+  const bool relabel = is(OpFamily::Reshape) || is(OpFamily::TransposeView);
+  if (v.kind == ValueKind::View && (is(OpFamily::Slice) || (sourceIsWindow && (relabel || !call)))) {
+    // A window (or a relabel or rename of one) lives in the handle its chain is cut from.
+    const int h = familyOf(v.source);
+    windows_.insert(v.slot);
+    if (h < 0) return;
+    handleOfSlot_[v.slot] = h;
+    if (is(OpFamily::Slice) && !sourceIsWindow) first(handles_[h].windowCut, call->loc);
+    return;
+  }
+  const int h = handleOf(v);
+  if (h < 0) return;
+  handleOfSlot_[v.slot] = h;
+  Handle& H = handles_[h];
+  const SourceLoc loc = call ? call->loc : (v.binder ? v.binder->loc : SourceLoc{});
+  for (int axis = 0; axis < 2; ++axis) {
+    const Extent e = v.type.validExtent(axis);
+    if (e.kind != Extent::Kind::Const || e.value <= 0) H.dynamic = true;
+  }
+  if (is(OpFamily::SetValidShape)) H.dynamic = true;
+  if (relabel) {
+    first(H.relabelOrAssemble, loc);
+    if (int src = familyOf(v.source); src >= 0) first(handles_[src].relabelOrAssemble, loc);
+  }
+  if (is(OpFamily::Assemble)) {
+    first(H.relabelOrAssemble, loc);
+    for (const char* operand : {"target", "source"}) {
+      const Expr* e = call->arg(operand);
+      if (int fam = e && e->kind == Expr::Kind::Name ? familyOf(e->slot) : -1; fam >= 0)
+        first(handles_[fam].relabelOrAssemble, loc);
+    }
+  }
+}
+
+void DynamicValidStorage::check() {
+  for (const TileValue& v : facts_.values()) {
+    classify(v);
+    const int h = familyOf(v.slot);
+    if (h < 0) continue;
+    const bool boundByControlFlow =
+        v.kind == ValueKind::LoopCarry || v.kind == ValueKind::LoopResult || v.kind == ValueKind::BranchResult;
+    if (boundByControlFlow || inRegion(v.point)) first(handles_[h].regionUse, v.binder ? v.binder->loc : SourceLoc{});
+  }
+  for (const Use& u : facts_.uses()) {
+    const int h = familyOf(u.slot);
+    if (h >= 0 && inRegion(u.point)) first(handles_[h].regionUse, u.expr->loc);
+  }
+  for (const Handle& H : handles_) {
+    if (!H.dynamic) continue;
+    const std::string what = "the storage of " + q(H.stem) +
+                             " has dynamic valid state (runtime or zero extents, or a set_validshape)";
+    if (H.regionUse)
+      selector_.reject("V5", *H.regionUse, what + " and is used inside a loop or branch; dynamic valid state stays in "
+                                           "straight-line code");
+    if (H.relabelOrAssemble)
+      selector_.reject("V5", *H.relabelOrAssemble, what + " and is relabelled or assembled; reshape, "
+                                                   "transpose_view and assemble need static valid extents");
+    if (H.windowCut)
+      selector_.reject("V5", *H.windowCut, what + " and a window is cut from it; windows need a static-valid parent");
+  }
+}
 
 class SelectPass final : public Pass {
  public:

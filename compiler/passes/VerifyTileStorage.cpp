@@ -90,6 +90,16 @@ class KernelStorageChecker {
     }
   }
 
+  /// Whether `v` is a view whose source is a slice at a runtime offset, directly or through views.
+  bool viewOfRuntimeWindow(const TileValue& v) const {
+    if (v.kind != ValueKind::View) return false;
+    const TileValue* src = facts_.value(v.source);
+    if (!src || !src->type.memref || src->type.memref->offset.isConst()) return false;
+    const bool srcIsSlice = src->kind == ValueKind::View && src->call->kind == Expr::Kind::Call &&
+                            opInfo(src->call->op).family == OpFamily::Slice;
+    return srcIsSlice || viewOfRuntimeWindow(*src);
+  }
+
   /// Closure of one value's MemRef.
   void checkMemRef(const TileValue& v) {
     const std::string name = q(v.binder->name);
@@ -104,13 +114,17 @@ class KernelStorageChecker {
     const Root& r = root->second;
     const bool isSlice = v.kind == ValueKind::View && v.call->kind == Expr::Kind::Call &&
                          opInfo(v.call->op).family == OpFamily::Slice;
+    // A view of a runtime-offset window (reshape, transpose_view, set_validshape, a rename) shares
+    // its source's MemRef, so it is placed at run time exactly where that window is.
+    const bool placedAtRunTime = isSlice || viewOfRuntimeWindow(v);
     if (m.size <= 0) error(v.binder->loc, "P14", name + " has a MemRef of " + std::to_string(m.size) + " bytes");
     if (v.kind != ValueKind::View && m.size < tileBytes(v.type))
       error(v.binder->loc, "P14", "the MemRef of " + name + " holds " + std::to_string(m.size) +
                                       " bytes but the tile needs " + std::to_string(tileBytes(v.type)));
     if (!m.offset.isConst()) {
-      if (!isSlice)
-        error(v.binder->loc, "P14", name + " has a runtime MemRef offset; only a slice window may be placed at run time");
+      if (!placedAtRunTime)
+        error(v.binder->loc, "P14", name + " has a runtime MemRef offset; only a slice window (or a view of one) may "
+                                           "be placed at run time");
       else if (m.size > r.size)
         error(v.binder->loc, "P14", "the window of " + name + " spans " + std::to_string(m.size) + " bytes, more than root " +
                                         q(r.name) + " holds (" + std::to_string(r.size) + ")");

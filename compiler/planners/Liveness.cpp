@@ -129,66 +129,103 @@ Overlap Liveness::relation(int a, int b) const {
   return Overlap::Conflict;
 }
 
+std::vector<int> Liveness::versionsOf(const std::vector<int>& identities) const {
+  std::vector<int> out;
+  for (int other : families_.identities())
+    if (std::any_of(identities.begin(), identities.end(), [&](int id) { return sameVersions(id, other); }))
+      out.push_back(other);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 std::vector<GenerationOverlap> Liveness::generationOverlaps() const {
   std::vector<GenerationOverlap> out;
   for (int identity : families_.identities()) {
     const TileValue* def = facts_.value(identity);
     if (!def) continue;
-    std::vector<int> versions;
-    for (int other : families_.identities())
-      if (sameVersions(identity, other)) versions.push_back(other);
+    std::vector<int> versions = versionsOf({identity});
     // A lone identity has no earlier generation unless its definition repeats; a version of shared
     // storage overwrites the others whenever it runs at all.
     if (versions.size() == 1 ? !mayRunTwice(def->point) : neverRuns(def->point)) continue;
-    auto holds = [&](int slot) {
-      const std::vector<int>& f = families_.family(slot);
-      return std::any_of(versions.begin(), versions.end(),
-                         [&](int version) { return std::binary_search(f.begin(), f.end(), version); });
-    };
-    // Values that may hold an earlier generation once this write has happened: those bound before
-    // it on a path that reaches it (for its own identity, their only way to it is a carry), and
-    // what is built on them.
-    std::set<int> stale;
-    for (const TileValue& v : facts_.values())
-      if (v.point < def->point && holds(v.slot) && !facts_.exclusive(v.point, def->point)) stale.insert(v.slot);
-    bool changed = true;
-    while (changed) {
-      changed = false;
-      for (const TileValue& v : facts_.values()) {
-        if (v.point <= def->point || stale.count(v.slot) || !holds(v.slot)) continue;
-        bool fromStale = (v.kind == ValueKind::View || v.kind == ValueKind::InPlace) && stale.count(v.source);
-        // Leaving a loop that holds the definition yields the last trip's value: the init only
-        // reaches the result when no trip (and so no rewrite) ran.
-        bool leavesDefiningLoop = v.kind == ValueKind::LoopResult && v.incoming.size() > 1 &&
-                                  loopOf(v.stmt) && loopOf(v.stmt)->contains(def->point);
-        for (size_t k = leavesDefiningLoop ? 1 : 0; k < v.incoming.size(); ++k)
-          fromStale = fromStale || stale.count(v.incoming[k]);
-        if (fromStale) changed = stale.insert(v.slot).second || changed;
-      }
-    }
-    for (const Use& u : facts_.uses()) {
-      // Binding a value to a carry, a result or a return reads nothing; staleness flows through
-      // the binding into `stale` and is caught where the bound value is read.
-      const Stmt* at = facts_.statementAt(u.point);
-      if (!stale.count(u.slot) || !at || (at->kind != Stmt::Kind::Assign && at->kind != Stmt::Kind::Eval)) continue;
-      // Defining a view reads no bytes (A8): the view is stale itself and its reads are checked.
-      if (at->kind == Stmt::Kind::Assign) {
-        const TileValue* defined = facts_.value(at->as<AssignStmt>().target.slot);
-        if (defined && defined->kind == ValueKind::View && defined->source == u.slot) continue;
-      }
-      if (readAgainInALaterTrip(u, def->point) || carriesStaleIntoThisTrip(u, def->point, stale) ||
-          rebindsStaleInALaterTrip(u, def->point, stale)) {
-        out.push_back(GenerationOverlap{identity, &u, u.slot});
-        continue;
-      }
-      if (u.point < def->point || facts_.exclusive(u.point, def->point)) continue;
-      // The defining op itself may read the old generation only as an in-place-safe op reading
-      // exactly the storage it writes.
-      if (u.point == def->point && readsInPlace(*def, u.slot)) continue;
-      out.push_back(GenerationOverlap{identity, &u, u.slot});
-    }
+    staleReads(StorageWrite{identity, std::move(versions), def->point, def, nullptr}, out);
+  }
+  // A row reduction writes poison over whatever its tmp_tile holds, every time it runs: unlike a
+  // definition, the storage it writes existed before, so even its first run makes a generation.
+  for (const TileValue& v : facts_.values()) {
+    const Expr* tmp = scratchOperand(v);
+    if (!tmp || neverRuns(v.point) || families_.family(tmp->slot).empty()) continue;
+    const std::vector<int>& written = families_.family(tmp->slot);
+    staleReads(StorageWrite{written.front(), versionsOf(written), v.point, nullptr, tmp}, out);
   }
   return out;
+}
+
+void Liveness::staleReads(const StorageWrite& write, std::vector<GenerationOverlap>& out) const {
+  const std::vector<int>& versions = write.versions;
+  auto holds = [&](int slot) {
+    const std::vector<int>& f = families_.family(slot);
+    return std::any_of(versions.begin(), versions.end(),
+                       [&](int version) { return std::binary_search(f.begin(), f.end(), version); });
+  };
+  // Values that may hold an earlier generation once this write has happened: those bound before
+  // it on a path that reaches it (for a definition's own identity, their only way to it is a
+  // carry), and what is built on them.
+  std::set<int> stale;
+  for (const TileValue& v : facts_.values())
+    if (v.point < write.point && holds(v.slot) && !facts_.exclusive(v.point, write.point)) stale.insert(v.slot);
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (const TileValue& v : facts_.values()) {
+      if (v.point <= write.point || stale.count(v.slot) || !holds(v.slot)) continue;
+      bool fromStale = (v.kind == ValueKind::View || v.kind == ValueKind::InPlace) && stale.count(v.source);
+      // Leaving a loop that holds the write yields the last trip's value: the init only reaches
+      // the result when no trip (and so no rewrite) ran.
+      bool leavesWritingLoop = v.kind == ValueKind::LoopResult && v.incoming.size() > 1 && loopOf(v.stmt) &&
+                               loopOf(v.stmt)->contains(write.point);
+      for (size_t k = leavesWritingLoop ? 1 : 0; k < v.incoming.size(); ++k)
+        fromStale = fromStale || stale.count(v.incoming[k]);
+      if (fromStale) changed = stale.insert(v.slot).second || changed;
+    }
+  }
+  for (const Use& u : facts_.uses()) {
+    // A reduction only writes its tmp_tile: handing the operand over reads nothing, on any trip.
+    if (isScratchOperand(u)) continue;
+    // Binding a value to a carry, a result or a return reads nothing; staleness flows through
+    // the binding into `stale` and is caught where the bound value is read.
+    const Stmt* at = facts_.statementAt(u.point);
+    if (!stale.count(u.slot) || !at || (at->kind != Stmt::Kind::Assign && at->kind != Stmt::Kind::Eval)) continue;
+    // Defining a view reads no bytes (A8): the view is stale itself and its reads are checked.
+    if (at->kind == Stmt::Kind::Assign) {
+      const TileValue* defined = facts_.value(at->as<AssignStmt>().target.slot);
+      if (defined && defined->kind == ValueKind::View && defined->source == u.slot) continue;
+    }
+    const GenerationOverlap found{write.identity, &u, u.slot, write.point, write.scratch != nullptr};
+    if (readAgainInALaterTrip(u, write.point) || carriesStaleIntoThisTrip(u, write.point, stale) ||
+        rebindsStaleInALaterTrip(u, write.point, stale)) {
+      out.push_back(found);
+      continue;
+    }
+    if (u.point < write.point || facts_.exclusive(u.point, write.point)) continue;
+    // The defining op itself may read the old generation only as an in-place-safe op reading
+    // exactly the storage it writes; a reduction's source never shares its tmp's storage.
+    if (u.point == write.point && write.definition && readsInPlace(*write.definition, u.slot)) continue;
+    out.push_back(found);
+  }
+}
+
+const Expr* Liveness::scratchOperand(const TileValue& v) {
+  if (v.kind != ValueKind::Fresh || !v.call || v.call->kind != Expr::Kind::Call ||
+      opInfo(v.call->op).family != OpFamily::RowReduce)
+    return nullptr;
+  return v.call->arg("tmp_tile");
+}
+
+bool Liveness::isScratchOperand(const Use& u) const {
+  const Stmt* at = facts_.statementAt(u.point);
+  if (!at || at->kind != Stmt::Kind::Assign) return false;
+  const TileValue* defined = facts_.value(at->as<AssignStmt>().target.slot);
+  return defined && scratchOperand(*defined) == u.expr;
 }
 
 bool Liveness::neverRuns(int point) const {

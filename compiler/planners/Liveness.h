@@ -15,6 +15,10 @@
 // (an in-place-safe elementwise op, semantics.md §5 `overlap`) and reads the ending identity only
 // through values covering its whole storage with the result's physical type: a window (slice) of
 // it never qualifies (W13), nor does recip, move, extract, matmul or a reduction.
+//
+// A row reduction also writes its `tmp_tile` operand's storage (poison, PT6). That write is no
+// pairwise overlap of two identities, so no placement and no relation() can describe it: the
+// storage written is the tmp value's own. generationOverlaps() reports every read it clobbers.
 #pragma once
 
 #include <map>
@@ -38,14 +42,21 @@ enum class Overlap : uint8_t {
   Conflict,  // live together: bytes must be disjoint
 };
 
-/// A read of an earlier trip's generation of an identity after the current trip rewrote it: the
-/// identity is defined in a loop, and `use` reads a value bound before that definition (through a
-/// carry) that may hold the previous trip's bytes. No placement of one root per identity can keep
-/// both generations: only a copy (MaterializeSemanticAliases' parallel transfers, L9) can.
+/// A read of an earlier generation of an identity's storage after a later write replaced it. Two
+/// writes make generations:
+///   - the identity's definition, when it runs again: the identity is defined in a loop, and `use`
+///     reads a value bound before that definition (through a carry) that may hold the previous
+///     trip's bytes. No placement of one root per identity can keep both generations: only a copy
+///     (MaterializeSemanticAliases' parallel transfers, L9) can;
+///   - a row reduction's write of poison over its `tmp_tile` (semantics.md §2, PT6): `use` reads a
+///     value holding the tmp's storage after the reduction ran (later, in a later trip, or as the
+///     reduction's own source). The tmp needs storage of its own (InitMemRef's `_scratch` copy).
 struct GenerationOverlap {
   int identity = -1;
   const Use* use = nullptr;
-  int stale = -1;  // the slot read
+  int stale = -1;       // the slot read
+  int writePoint = -1;  // the program point of the write that made it stale
+  bool scratch = false;  // the write is a row reduction's tmp_tile (else: the identity's definition)
 };
 
 class Liveness {
@@ -54,7 +65,7 @@ class Liveness {
 
   LiveRange range(int identity) const;
   Overlap relation(int a, int b) const;
-  /// Every read of a stale generation (empty for kernels without such carries). With
+  /// Every read of a stale generation (empty for kernels without such carries or reductions). With
   /// MaterializeSemanticAliases' output an identity's generations include the other versions of
   /// its storage: a write of any version makes values holding an earlier one stale.
   std::vector<GenerationOverlap> generationOverlaps() const;
@@ -91,6 +102,23 @@ class Liveness {
   /// a loop holding `definition` and the carry's loop: a later trip of that loop rebinds the carry
   /// to the rewritten bytes.
   bool rebindsStaleInALaterTrip(const Use& u, int definition, const std::set<int>& stale) const;
+  /// A write of storage that makes values holding an earlier generation of it stale.
+  struct StorageWrite {
+    int identity = -1;          // reported as the overlap's identity
+    std::vector<int> versions;  // every identity whose bytes the write replaces
+    int point = -1;
+    const TileValue* definition = nullptr;  // the identity's definer (its in-place read is exempt)
+    const Expr* scratch = nullptr;          // a row reduction's tmp_tile operand (not read, only written)
+  };
+  /// Every identity that is a version of one of `identities` (themselves included), sorted.
+  std::vector<int> versionsOf(const std::vector<int>& identities) const;
+  /// Reads of values holding `write.versions` from before the write, where the write may have
+  /// replaced their bytes.
+  void staleReads(const StorageWrite& write, std::vector<GenerationOverlap>& out) const;
+  /// A row reduction's tmp_tile operand, or nullptr for any other value.
+  static const Expr* scratchOperand(const TileValue& v);
+  /// Whether `u` hands a row reduction its tmp_tile (a write, not a read).
+  bool isScratchOperand(const Use& u) const;
   /// Whether the statement at `point` may run more than once (a loop holding it may take two trips).
   bool mayRunTwice(int point) const;
   /// Whether a loop holding `point` provably takes no trip.

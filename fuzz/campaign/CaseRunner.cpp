@@ -1,5 +1,6 @@
 #include "fuzz/campaign/CaseRunner.h"
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
 
@@ -145,6 +146,8 @@ CaseOutcome runDifferentialCase(const Program& program, const std::vector<CaseSp
       return outcome;
     }
   }
+  // The scalar sets share the program, so each planner's lowering is compiled once per case.
+  oracle::LoweringCache lowerings;
   for (size_t set = 0; set < sets.size(); ++set) {
     const CaseSpec& spec = sets[set];
     const Function* kernel = spec.function.empty() ? p.defaultKernel() : p.findFunction(spec.function);
@@ -153,6 +156,7 @@ CaseOutcome runDifferentialCase(const Program& program, const std::vector<CaseSp
       return outcome;
     }
     oracle::DifferentialOptions options;
+    options.lowerings = &lowerings;
     options.planners.clear();
     for (const std::string& name : spec.planners)
       if (auto planner = parsePlanner(name)) options.planners.push_back(*planner);
@@ -166,8 +170,18 @@ CaseOutcome runDifferentialCase(const Program& program, const std::vector<CaseSp
         PhaseTimer timer(outcome, "setup");
         args = buildKernelArgs(*kernel, spec, {});
       }
-      PhaseTimer timer(outcome, "differential");
+      // The library times its own stages; "differential" keeps what none of them covers
+      // (comparisons, verdict rows).
+      std::map<std::string, double> stages;
+      options.phaseSeconds = &stages;
+      const auto start = std::chrono::steady_clock::now();
       const oracle::DifferentialReport report = oracle::runDifferential({&p, kernel}, args, options);
+      double rest = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      for (const auto& [phase, seconds] : stages) {
+        outcome.phaseSeconds[phase] += seconds;
+        rest -= seconds;
+      }
+      outcome.phaseSeconds["differential"] += std::max(rest, 0.0);
       outcome.interpreterRuns += report.outputs.size();
       for (const oracle::StageVerdict& v : report.verdicts) {
         if (!v.failed()) continue;

@@ -52,8 +52,8 @@ CaseOutcome runTileAndOracle(const Program& program, const std::vector<CaseSpec>
 /// The production runner: oracle/Differential.h's runDifferential on every scalar set (the Tile
 /// interpreter and the oracle, then per planner the lowering, the planned-Tile and the Buffer
 /// interpreters), each failing (planner, stage) row becoming a Verdict with the same signature.
-/// Phase times: "verify", "setup" (inputs) and "differential" (everything else; the library does
-/// not time its stages separately).
+/// Phase times: "verify", "setup" (inputs), the library's "compile", "tile", "oracle", "planned"
+/// and "buffer", and "differential" (the rest of runDifferential: comparisons, verdict rows).
 CaseOutcome runDifferentialCase(const Program& program, const std::vector<CaseSpec>& sets, uint64_t stepBudget);
 
 /// Statements in every function of `p`, nested regions included (a reproducer's size).

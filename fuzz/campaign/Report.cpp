@@ -131,9 +131,18 @@ std::string markdownFrom(const ordered_json& report) {
   md << "## Feature coverage (cases whose swarm subset held the feature)\n\n| feature | cases |\n|---|---|\n";
   for (auto it = report["feature_coverage"].begin(); it != report["feature_coverage"].end(); ++it)
     md << "| " << it.key() << " | " << it.value().dump() << " |\n";
-  md << "\n## Where the time goes (seconds summed over workers)\n\n| phase | seconds |\n|---|---|\n";
+  // Steady-clock phase times: "compile" is the lowering with verify-each, "tile"/"planned"/"buffer"
+  // the interpreters, "oracle" the reference evaluation, "shrinking" the minimizer.
+  md << "\n## Where the time goes (seconds summed over workers)\n\n| phase | seconds | share |\n|---|---|---|\n";
+  double total = 0.0;
   for (auto it = report["phase_seconds"].begin(); it != report["phase_seconds"].end(); ++it)
-    md << "| " << it.key() << " | " << std::setprecision(2) << it.value().get<double>() << " |\n";
+    total += it.value().get<double>();
+  for (auto it = report["phase_seconds"].begin(); it != report["phase_seconds"].end(); ++it) {
+    const double seconds = it.value().get<double>();
+    md << "| " << it.key() << " | " << std::fixed << std::setprecision(2) << seconds << " | " << std::setprecision(1)
+       << (total > 0.0 ? 100.0 * seconds / total : 0.0) << "% |\n";
+    md.unsetf(std::ios::floatfield);
+  }
   return md.str();
 }
 

@@ -50,7 +50,7 @@ fuzz::CaseRunner makeRunner(uint64_t stepBudget) {
   };
 }
 
-int usageError(const std::string& message) {
+int fuzzUsageError(const std::string& message) {
   std::cerr << "ptodiff fuzz: error: " << message << "\n";
   return kExitBadInput;
 }
@@ -172,7 +172,7 @@ int runFuzzCommand(const FuzzOptions& o) {
   config.cases = o.cases;
   if (!o.cases) {
     const auto seconds = parseDuration(o.time.empty() ? "60s" : o.time);
-    if (!seconds) return usageError("--time: '" + o.time + "' is not a duration such as 60s, 5m or 1h");
+    if (!seconds) return fuzzUsageError("--time: '" + o.time + "' is not a duration such as 60s, 5m or 1h");
     config.timeSeconds = *seconds;
   }
   config.jobs = o.jobs > 0 ? o.jobs : omp_get_num_procs();
@@ -181,21 +181,21 @@ int runFuzzCommand(const FuzzOptions& o) {
   if (!o.features.empty()) {
     std::string bad;
     auto set = fuzz::FeatureSet::parse(o.features, &bad);
-    if (!set) return usageError("--features: unknown feature '" + bad + "'");
+    if (!set) return fuzzUsageError("--features: unknown feature '" + bad + "'");
     config.gen.features = *set;
   }
   if (!parseShard(o.shard, config.shardIndex, config.shardCount))
-    return usageError("--shard: '" + o.shard + "' is not K/N with 0 <= K < N");
+    return fuzzUsageError("--shard: '" + o.shard + "' is not K/N with 0 <= K < N");
   const auto shrink = parseDuration(o.shrinkTime);
-  if (!shrink) return usageError("--shrink-time: '" + o.shrinkTime + "' is not a duration");
+  if (!shrink) return fuzzUsageError("--shrink-time: '" + o.shrinkTime + "' is not a duration");
   config.shrinkSeconds = *shrink;
   const auto interval = parseDuration(o.progressInterval);
-  if (!interval) return usageError("--progress-interval: '" + o.progressInterval + "' is not a duration");
+  if (!interval) return fuzzUsageError("--progress-interval: '" + o.progressInterval + "' is not a duration");
   config.outDir = o.out;
   config.resume = o.resume;
   config.stepBudget = o.stepBudget;
   if (!o.resume && std::filesystem::exists(std::filesystem::path(o.out) / "checkpoint.json"))
-    return usageError("--out '" + o.out + "' holds a campaign already: add --resume to continue it, or choose another folder");
+    return fuzzUsageError("--out '" + o.out + "' holds a campaign already: add --resume to continue it, or choose another folder");
 
   ProgressPrinter progress(*interval);
   fuzz::CampaignHooks hooks;
@@ -211,9 +211,9 @@ int runFuzzCommand(const FuzzOptions& o) {
     result = fuzz::runCampaign(config, hooks);
     fuzz::writeReports(config, result.state);
   } catch (const std::invalid_argument& e) {
-    return usageError(e.what());
+    return fuzzUsageError(e.what());
   } catch (const std::runtime_error& e) {
-    return usageError(e.what());
+    return fuzzUsageError(e.what());
   }
   progress.update(result.state, true);
   const fuzz::CampaignState& s = result.state;
@@ -235,7 +235,7 @@ int runFuzzMergeCommand(const FuzzOptions& o) {
   try {
     merged = fuzz::mergeShards(dirs, o.mergeOut);
   } catch (const std::exception& e) {
-    return usageError(e.what());
+    return fuzzUsageError(e.what());
   }
   std::cout << "ptodiff fuzz merge: " << dirs.size() << " shards, " << merged.cases << " cases, "
             << merged.failingCases << " failing cases, " << merged.signatures.size() << " distinct signatures\n"

@@ -8,36 +8,13 @@
 #include <string>
 #include <vector>
 
-#include "compiler/ir/SourceLoc.h"
+#include "tools/ptodiff/CommandSupport.h"
 
 namespace CLI {
 class App;
 }
 
 namespace ptodiff {
-
-/// Exit statuses of the ptodiff program (DESIGN.md, "Command line").
-enum ExitCode : int {
-  kExitPass = 0,
-  kExitFailingVerdict = 1,  // timeout, race: any failing verdict other than invalid-program
-  kExitBadInput = 2,        // bad usage; unreadable or unverifiable program, case or .npy; invalid-program
-  kExitInternalError = 3,   // a bug in ptodiff itself
-};
-
-/// The text files read so far, so a diagnostic can quote its line under a caret.
-class SourceRegistry {
- public:
-  void add(std::shared_ptr<const SourceFile> source) { sources_[source->name] = std::move(source); }
-  /// The file that located diagnostics without a file name refer to.
-  void setProgramFile(std::string name) { programFile_ = std::move(name); }
-  const SourceFile* find(const std::string& name) const;
-  /// formatDiagnostic with the diagnostic's own file quoted when it was read.
-  std::string format(const Diagnostic& d) const;
-
- private:
-  std::map<std::string, std::shared_ptr<const SourceFile>> sources_;
-  std::string programFile_;
-};
 
 struct InterpOptions {
   std::string program;

@@ -45,39 +45,6 @@ constexpr const char* kRunDescription =
     "FILE:LINE:COL: hazard|error: ... on stderr.\n"
     "Planners and target default to the case's (else all three planners, a2a3).";
 
-[[noreturn]] void usageError(std::string message) { throwError("ptodiff", {}, std::move(message)); }
-
-std::shared_ptr<const SourceFile> loadSource(const std::string& path, const std::string& what) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) throwError(path, {}, "cannot read " + what + ": it is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throwError(path, {}, "cannot read " + what + ": " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return std::make_shared<const SourceFile>(SourceFile{path, text.str()});
-}
-
-std::map<std::string, std::string> splitAssignments(const std::vector<std::string>& items, const std::string& option,
-                                                    const std::string& valueName) {
-  std::map<std::string, std::string> out;
-  for (const std::string& item : items) {
-    const size_t eq = item.find('=');
-    if (eq == std::string::npos || eq == 0) usageError(option + " " + item + ": expected NAME=" + valueName);
-    const std::string name = item.substr(0, eq);
-    if (!out.emplace(name, item.substr(eq + 1)).second)
-      usageError(option + " " + item + ": \"" + name + "\" is given more than once");
-  }
-  return out;
-}
-
-std::string findCaseFile(const RunOptions& o) {
-  if (!o.casePath.empty()) return o.casePath;
-  fs::path sibling(o.program);
-  sibling.replace_extension(".case.json");
-  std::error_code ec;
-  return fs::is_regular_file(sibling, ec) ? sibling.string() : std::string();
-}
-
 /// Parses and verifies a program file; false (diagnostics printed) when it does not verify.
 bool loadProgram(const std::string& path, const std::string& what, Program& out, SourceRegistry& sources) {
   auto source = loadSource(path, what);
@@ -284,7 +251,7 @@ int runRunCommand(const RunOptions& options, SourceRegistry& sources) {
   Program program;
   if (!loadProgram(options.program, "program file", program, sources)) return kExitBadInput;
 
-  const std::string casePath = findCaseFile(options);
+  const std::string casePath = findCaseFile(options.program, options.casePath);
   CaseSpec spec;
   if (!casePath.empty()) {
     auto caseSource = loadSource(casePath, "case file");

@@ -1,5 +1,6 @@
 #include "compiler/passes/lower/LowerSupport.h"
 
+#include <limits>
 #include <numeric>
 
 #include "compiler/text/Printer.h"
@@ -27,6 +28,23 @@ std::optional<int64_t> literalInt(const Expr& e) {
   if (e.kind == Expr::Kind::Unary && e.unop == UnOp::Neg && e.args[0] && e.args[0]->kind == Expr::Kind::IntLit)
     return -e.args[0]->intValue;
   return std::nullopt;
+}
+
+bool scalarOperandStatable(const Expr& e, DType to) {
+  const Expr& lit = e.kind == Expr::Kind::Call && e.op == Opcode::Const && e.args[0] ? *e.args[0] : e;
+  const Expr& inner = lit.kind == Expr::Kind::Unary && lit.unop == UnOp::Neg && lit.args[0] ? *lit.args[0] : lit;
+  const std::optional<int64_t> i = literalInt(lit);
+  const bool floatLiteral = inner.kind == Expr::Kind::FloatLit;
+  const DType from = e.type.isScalar() ? e.type.dtype : DType::INDEX;
+  if (to == DType::FP32 || to == DType::FP16 || to == DType::BF16) {
+    if (i) return to == DType::FP32 || static_cast<double>(static_cast<float>(*i)) == static_cast<double>(*i);
+    return floatLiteral || from == DType::FP32;
+  }
+  if (to == DType::INT32) {
+    if (i) return *i >= std::numeric_limits<int32_t>::min() && *i <= std::numeric_limits<int32_t>::max();
+    return !floatLiteral && from == DType::INT32;
+  }
+  return false;
 }
 
 ValidExt ValidExt::of(int64_t value) {

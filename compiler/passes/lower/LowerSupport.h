@@ -101,4 +101,10 @@ bool provablyMultipleOf(const Expr& e, int64_t m, const std::map<int, const Expr
 /// The integer a literal (or a negated literal) denotes.
 std::optional<int64_t> literalInt(const Expr& e);
 
+/// S11: whether the Buffer form can state scalar operand `e` of a Tile op writing a `to` tile
+/// (BufferRewriter::scalarFor): a literal, converted once at compile time, or a scalar that already
+/// has the converted type (FP32 for float tiles, INT32 for INT32 tiles). The IR has no scalar cast,
+/// so an INDEX scalar on an FP32 tile has no Buffer form; SelectBufferIRFunctions keeps it on Tile.
+bool scalarOperandStatable(const Expr& e, DType to);
+
 }  // namespace ptodiff::lower

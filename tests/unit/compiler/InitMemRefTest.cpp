@@ -3,6 +3,11 @@
 // input is not observable afterwards; carries and compound results unannotated; planned input
 // rejected with a diagnostic.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 
 #include "compiler/passes/InitMemRef.h"
 #include "compiler/planners/PlannedStorage.h"
@@ -132,6 +137,129 @@ TEST(InitMemRef, AssembleReadingItsOwnTargetThroughAWindowGetsStorageOfItsOwn) {
                          "        y = pl.tile.assemble(c, s, [8, 0])\n"
                          "        o = pl.tile.store(y, [0, 0], out)\n        return o\n");
   EXPECT_NE(memrefOf(p, "y")->base, memrefOf(p, "c")->base);
+}
+
+TEST(InitMemRef, AssembleOfATileIntoItselfGetsStorageOfItsOwn) {
+  // The source is the target value itself: in place, the copy would read the bytes it writes (W9).
+  Program p = initMemRef(kVec,
+                         "        c = pl.tile.load(a, [0, 0], [16, 32])\n"
+                         "        y = pl.tile.assemble(c, c, [0, 0])\n"
+                         "        o = pl.tile.store(y, [0, 0], out)\n        return o\n");
+  ASSERT_TRUE(memrefOf(p, "y") && memrefOf(p, "c"));
+  EXPECT_NE(memrefOf(p, "y")->base, memrefOf(p, "c")->base);
+}
+
+// ---- copies before relabels of windows (P11, P14) and before row-reduction scratch (PT6) ----
+
+/// The top-level assignments of the kernel other than the hoisted roots, `name = value` per line.
+std::string bodyText(const Program& p) {
+  std::string out;
+  for (const StmtPtr& s : p.functions[0].body) {
+    if (s->kind != Stmt::Kind::Assign) continue;
+    const auto& a = s->as<AssignStmt>();
+    if (a.target.annotation && a.target.annotation->kind == Type::Kind::Ptr) continue;
+    out += a.target.name + " = " + printExpr(*a.value) + "\n";
+  }
+  return out;
+}
+
+TEST(InitMemRef, ReshapeOfAWindowWithAWiderRowPitchReadsADenseCopy) {
+  // A one-row window of 128-byte rows still has that pitch (W1); a reshape needs the dense 64 B (P11).
+  Program p = initMemRef(kVec,
+                         "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+                         "        row = pl.tile.slice(x, [1, 16], [0, 0])\n"
+                         "        f = pl.tile.reshape(row, [2, 8])\n"
+                         "        o = pl.tile.store(f, [0, 0], out)\n        return o\n");
+  EXPECT_NE(bodyText(p).find("row_dense = pl.tile.move(row, target_memory=pl.Mem.Vec)\n"), std::string::npos)
+      << bodyText(p);
+  EXPECT_NE(bodyText(p).find("f = pl.tile.reshape(row_dense, [2, 8])\n"), std::string::npos) << bodyText(p);
+  EXPECT_EQ(memrefOf(p, "row_dense"), ref("mem_vec_1", 0, 64));
+  EXPECT_EQ(memrefOf(p, "f"), ref("mem_vec_1", 0, 64));
+}
+
+TEST(InitMemRef, TransposeViewOfARuntimeOffsetWindowReadsADenseCopy) {
+  // Only a slice may be placed at run time (P14): the relabel reads a copy at a static base.
+  Program p = initMemRef(std::string(kVec) + ", r: pl.Scalar[pl.INDEX]",
+                         "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+                         "        w = pl.tile.slice(x, [8, 8], [r, 0])\n"
+                         "        t = pl.tile.transpose_view(w)\n"
+                         "        o = pl.tile.store(t, [0, 0], out)\n        return o\n");
+  EXPECT_NE(bodyText(p).find("t = pl.tile.transpose_view(w_dense)\n"), std::string::npos) << bodyText(p);
+  EXPECT_EQ(memrefOf(p, "w_dense"), ref("mem_vec_1", 0, 256));
+  EXPECT_EQ(memrefOf(p, "t"), ref("mem_vec_1", 0, 256));
+}
+
+TEST(InitMemRef, ReshapeOfADenseRowBandNeedsNoCopy) {
+  Program p = initMemRef(kVec,
+                         "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+                         "        band = pl.tile.slice(x, [8, 32], [8, 0])\n"
+                         "        f = pl.tile.reshape(band, [16, 16])\n"
+                         "        o = pl.tile.store(f, [0, 0], out)\n        return o\n");
+  EXPECT_EQ(bodyText(p).find("_dense"), std::string::npos) << bodyText(p);
+  EXPECT_EQ(memrefOf(p, "f"), ref("mem_vec_0", 1024, 1024));
+}
+
+TEST(InitMemRef, RowReductionScratchStillReadLaterIsAPrivateCopy) {
+  // The reduction writes poison over its tmp (semantics.md §2, PT6); `s` is stored afterwards.
+  Program p = initMemRef(kVec,
+                         "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+                         "        s = pl.tile.load(a, [16, 0], [16, 32])\n"
+                         "        m = pl.tile.row_sum(x, s)\n"
+                         "        o = pl.tile.store(s, [0, 0], out)\n        return o\n");
+  EXPECT_NE(bodyText(p).find("s_scratch = pl.tile.move(s, target_memory=pl.Mem.Vec)\n"
+                             "m = pl.tile.row_sum(x, s_scratch)\n"),
+            std::string::npos)
+      << bodyText(p);
+  EXPECT_NE(memrefOf(p, "s_scratch")->base, memrefOf(p, "s")->base);
+}
+
+TEST(InitMemRef, RowReductionScratchThatIsAlsoTheReducedTileIsAPrivateCopy) {
+  Program p = initMemRef(kVec,
+                         "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+                         "        m = pl.tile.row_max(x, x)\n"
+                         "        o = pl.tile.store(x, [0, 0], out)\n        return o\n");
+  EXPECT_NE(bodyText(p).find("m = pl.tile.row_max(x, x_scratch)\n"), std::string::npos) << bodyText(p);
+}
+
+TEST(InitMemRef, RowReductionScratchReadBeforeALoopRepeatsIsAPrivateCopy) {
+  // `s` is bound once outside the loop and read before the reduction in every trip.
+  Program p = initMemRef("a: pl.Tensor[[16, 32], pl.FP32], out: pl.Out[pl.Tensor[[16, 32], pl.FP32]]",
+                         "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+                         "        s = pl.tile.load(a, [0, 0], [16, 32])\n"
+                         "        for i, (o,) in pl.range(2, init_values=(out,)):\n"
+                         "            e = pl.tile.exp(s)\n"
+                         "            m = pl.tile.row_min(e, s)\n"
+                         "            o1 = pl.tile.store(e, [0, 0], o)\n"
+                         "            r = pl.yield_(o1)\n"
+                         "        return r\n");
+  EXPECT_TRUE(memrefOf(p, "s_scratch").has_value());
+}
+
+TEST(InitMemRef, RowReductionScratchReadByNothingElseIsUsedDirectly) {
+  Program p = initMemRef(kVec,
+                         "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+                         "        s = pl.tile.full([16, 32], dtype=pl.FP32, value=0.0)\n"
+                         "        m = pl.tile.row_sum(x, s)\n"
+                         "        o = pl.tile.store(x, [0, 0], out)\n        return o\n");
+  EXPECT_EQ(bodyText(p).find("_scratch"), std::string::npos) << bodyText(p);
+}
+
+/// `ptodiff run GOLDEN --planner all` with scalars `r`: the planned-Tile runs of every planner must
+/// be clean and equal the Tile run (semantics.md §3).
+TEST(InitMemRef, TheStorageCopiesGoldenRunsCleanAndAgreesUnderEveryPlanner) {
+  const std::string dir = testing::TempDir() + "/" + testing::UnitTest::GetInstance()->current_test_info()->name();
+  std::filesystem::create_directories(dir);
+  const std::string program = dir + "/k.py", out = dir + "/run.out";
+  std::filesystem::copy_file(std::filesystem::path(PTODIFF_TESTS_DIR) / "golden/lower/msa_storage_copies.py", program,
+                             std::filesystem::copy_options::overwrite_existing);
+  std::ofstream(dir + "/k.case.json") << "{\"scalars\": {\"r\": 3}}\n";
+  const int raw = std::system((std::string(PTODIFF_BINARY) + " run " + program + " --planner all > " + out + " 2>&1").c_str());
+  const std::string text = readText(out);
+  ASSERT_TRUE(WIFEXITED(raw)) << text;
+  EXPECT_EQ(WEXITSTATUS(raw), 0) << text;
+  for (const char* planner : {"PYPTO ", "DSA_RP", "PTOAS "})
+    EXPECT_NE(text.find(std::string(planner) + "   planned  pass"), std::string::npos) << planner << "\n" << text;
+  EXPECT_NE(text.find("result: pass"), std::string::npos) << text;
 }
 
 TEST(InitMemRef, InPlaceResultInALoopGetsStorageOfItsOwnWhenTheNextTripRereadsTheInput) {

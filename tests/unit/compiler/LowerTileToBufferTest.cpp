@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "compiler/passes/LowerTileToBuffer.h"
+#include "compiler/passes/lower/LowerSupport.h"
 #include "compiler/text/Parser.h"
 #include "compiler/text/Printer.h"
 #include "compiler/verify/Verifier.h"
@@ -371,6 +372,35 @@ TEST(LowerTileToBufferErrors, ScalarWithoutAStatedConversion) {
                            "        return o\n")),
             "test.py:9:75: error: LowerTileToBuffer: [S11] tile.adds: the scalar row of type INDEX needs a conversion "
             "to FP32 that the IR cannot state; expected a literal or a scalar of the tile's element type\n");
+}
+
+// S11: SelectBufferIRFunctions keeps a kernel on Tile exactly when lower::scalarOperandStatable
+// says no; the conversion must accept every scalar the predicate accepts and reject the rest.
+TEST(LowerTileToBufferErrors, TheSelectionPredicateForScalarsAgreesWithTheConversionS11) {
+  for (const std::string scalar : {"row", "s", "k", "2", "-3", "2.5", "pl.const(3, pl.INT32)", "s + 1.0", "row + 1"}) {
+    const std::string text = kernel(
+        "x: pl.Tensor[[64, 64], pl.FP32], row: pl.Scalar[pl.INDEX], s: pl.Scalar[pl.FP32], k: pl.Scalar[pl.INT32], "
+        "out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]",
+        kVecResult,
+        "        m: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=0)\n"
+        "        a: pl.Tile[[8, 64], pl.FP32, pl.MemRef(m, 0, 2048), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 64])\n"
+        "        b: pl.Tile[[8, 64], pl.FP32, pl.MemRef(m, 0, 2048), pl.Mem.Vec] = pl.tile.adds(a, " + scalar + ")\n"
+        "        o = pl.tile.store(b, [0, 0], out)\n"
+        "        return o\n");
+    Program p = parsed(text);
+    const Expr& adds = *p.functions[0].body[2]->as<AssignStmt>().value;
+    ASSERT_EQ(adds.op, Opcode::TileAdds) << scalar;
+    const bool statable = lower::scalarOperandStatable(*adds.args[1], DType::FP32);
+    EXPECT_EQ(statable, scalar != "row" && scalar != "k" && scalar != "row + 1") << scalar;
+    bool lowers = true;
+    try {
+      createLowerTileToBufferPass()->run(p, contextFor(Planner::PYPTO));
+    } catch (const DiagnosticError& e) {
+      lowers = false;
+      EXPECT_NE(formatDiagnostic(e.diagnostic()).find("[S11]"), std::string::npos) << formatDiagnostic(e.diagnostic());
+    }
+    EXPECT_EQ(lowers, statable) << scalar;
+  }
 }
 
 TEST(LowerTileToBufferErrors, PtoasInteriorWindowParent) {

@@ -1,6 +1,7 @@
-// Random planned kernels (RapidCheck): straight-line Vec code with windows and assembles, For loops
-// with constant or runtime trip counts carrying tiles (swaps and rotations included), and branches
-// yielding tiles, run through InitMemRef, selection, each planner and VerifyTileStorage with
+// Random planned kernels (RapidCheck): straight-line Vec code with windows and assembles, row
+// reductions whose tmp_tile may be any visible tile (PT6: the reduction writes poison over it), For
+// loops with constant or runtime trip counts carrying tiles (swaps and rotations included), and
+// branches yielding tiles, run through InitMemRef, selection, each planner and VerifyTileStorage with
 // verify-each on. Properties:
 //   - the pipeline either accepts the kernel, or rejects it only because a carry keeps two trips'
 //     generations of a value alive (L9, which needs MaterializeSemanticAliases' copies);
@@ -91,7 +92,7 @@ class KernelWriter {
   }
 
   void statement(int depth, int nesting) {
-    const int kind = draw(0, nesting < 2 ? 11 : 9);
+    const int kind = draw(0, nesting < 2 ? 12 : 10);
     switch (kind) {
       case 0: line(depth, fresh16() + " = pl.tile.load(a, [0, 0], [16, 32])"); return;
       case 1: {
@@ -127,7 +128,14 @@ class KernelWriter {
       }
       case 7:
       case 8: store(depth); return;
-      case 9: loop(depth, nesting); return;
+      case 9: {
+        // A row reduction writes poison over its tmp (PT6): any visible tile, often one read later.
+        std::string op = drawOf<std::string>({"row_sum", "row_max", "row_min"});
+        std::string x = pick(), tmp = pick();
+        line(depth, name("m") + " = pl.tile." + op + "(" + x + ", " + tmp + ")");
+        return;
+      }
+      case 10: loop(depth, nesting); return;
       default: branch(depth, nesting); return;
     }
   }

@@ -219,9 +219,11 @@ class StorageOracle {
         }
   }
 
+  /// Every Tile operand is read except a row reduction's tmp_tile, which is only written (semantics.md §5).
   void readAll(const Expr& call, uint32_t line) {
+    const Expr* scratch = opInfo(call.op).family == OpFamily::RowReduce ? call.arg("tmp_tile") : nullptr;
     for (const ExprPtr& a : call.args)
-      if (a && a->kind == Expr::Kind::Name && a->type.isTile()) checkRead(a.get(), line);
+      if (a && a.get() != scratch && a->kind == Expr::Kind::Name && a->type.isTile()) checkRead(a.get(), line);
   }
 
   Value written(Value v, const std::string& by) {
@@ -280,10 +282,11 @@ class StorageOracle {
       return;
     }
     readAll(value, line);
-    if (info.family == OpFamily::RowReduce) {  // the scratch tile is written too
+    if (info.family == OpFamily::RowReduce) {
+      // The tmp's storage is written too (PT6), but the tmp value is immutable: it keeps expecting
+      // the bytes it held, so a later read of it is a clobber.
       const Expr* tmp = value.arg("tmp_tile");
-      Value& scratch = env_[tmp->slot];
-      scratch = written(scratch, "the scratch write of line " + std::to_string(line));
+      written(env_[tmp->slot], "the scratch write of line " + std::to_string(line));
     }
     if (window->begin < 0) {
       report("'" + a.target.name + "' writes at a runtime offset");

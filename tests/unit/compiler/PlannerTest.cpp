@@ -1,11 +1,20 @@
 // The three planners (spec/lowering.md step 4): PYPTO's lifetime reuse and its guards, DSA_RP's
 // lifetime-aware packing, PTOAS's identities, capacity and the reserved range (P1, V9, W13), and
-// the diagnostics each planner emits.
+// the diagnostics each planner emits. Row reductions' tmp_tile writes (PT6): Liveness reports every
+// read they clobber, and the pipeline's plans keep every value a reduction's tmp holds intact.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "compiler/planners/Liveness.h"
 #include "compiler/planners/PlanMemory.h"
 #include "compiler/planners/PlannedStorage.h"
 #include "tests/unit/compiler/PassTestSupport.h"
+#include "tests/unit/compiler/PlannerStorageOracle.h"
 
 namespace ptodiff {
 namespace {
@@ -212,6 +221,216 @@ TEST(PlannerPlanMemory, RejectsATileThatNamesNoStorage) {
   } catch (const DiagnosticError& e) {
     EXPECT_EQ(e.diagnostic().message, "PlanMemory: PTOAS: 'x' names no storage root; expected InitMemRef's output");
     EXPECT_EQ(e.diagnostic().loc.line, 6u);
+  }
+}
+
+
+// ---- row reductions' tmp_tile (semantics.md §2, PT6) ----
+//
+// A row reduction writes poison over its tmp_tile's storage. That storage is the tmp value's own,
+// so no pairwise relation of two identities describes the write (VerifyTileStorage's P18 overlap
+// check cannot see it); Liveness::generationOverlaps() reports every read it clobbers instead.
+
+constexpr const char* kReduceParams =
+    "a: pl.Tensor[[16, 64], pl.FP32], f: pl.Scalar[pl.BOOL], out: pl.Out[pl.Tensor[[16, 64], pl.FP32]]";
+
+/// "NAME@LINE after LINE" for every read a row reduction's tmp write clobbers (Liveness on the
+/// unplanned kernel, every in-place result following its input).
+std::vector<std::string> scratchClobbers(const std::string& body) {
+  Program p = parseVerified(kernelProgram(kReduceParams, body, "pl.Tensor[[16, 64], pl.FP32]"));
+  storage::StorageFacts facts(p.functions[0]);
+  storage::AliasFamilies families(facts, storage::allInPlaceFollow);
+  storage::Liveness live(facts, families);
+  std::vector<std::string> out;
+  for (const storage::GenerationOverlap& g : live.generationOverlaps()) {
+    if (!g.scratch) continue;
+    out.push_back(g.use->expr->name + "@" + std::to_string(g.use->expr->loc.line) + " after " +
+                  std::to_string(live.lineOf(g.writePoint)));
+  }
+  return out;
+}
+
+using Clobbers = std::vector<std::string>;
+
+// Fuzz seed 1 case 37: `t11 = row_max(t9, t1)` and `relu(t1)` later (live-clobber under every planner).
+TEST(PlannerLiveness, AReductionsTmpWriteClobbersALaterReadOfTheTmp) {
+  EXPECT_EQ(scratchClobbers("        x = pl.tile.load(a, [0, 0], [16, 64])\n"           // 5
+                            "        t = pl.tile.load(a, [0, 0], [16, 64])\n"           // 6
+                            "        m = pl.tile.row_max(x, t)\n"                       // 7
+                            "        e = pl.tile.relu(t)\n"                             // 8
+                            "        o0 = pl.tile.store(e, [0, 0], out)\n"
+                            "        return o0\n"),
+            Clobbers{"t@8 after 7"});
+  // Dead after the reduction: the tmp's storage may be scratch.
+  EXPECT_EQ(scratchClobbers("        x = pl.tile.load(a, [0, 0], [16, 64])\n"
+                            "        t = pl.tile.load(a, [0, 0], [16, 64])\n"
+                            "        e = pl.tile.relu(t)\n"
+                            "        m = pl.tile.row_max(x, t)\n"
+                            "        o0 = pl.tile.store(e, [0, 0], out)\n"
+                            "        return o0\n"),
+            Clobbers{});
+}
+
+TEST(PlannerLiveness, AReductionsTmpWriteClobbersEveryValueOfTheTmpsStorage) {
+  // The tmp is a window of t: t's later read is clobbered (the identity is written, conservatively whole).
+  EXPECT_EQ(scratchClobbers("        x = pl.tile.load(a, [0, 0], [16, 32])\n"           // 5
+                            "        t = pl.tile.load(a, [0, 0], [16, 64])\n"           // 6
+                            "        s = pl.tile.slice(t, [16, 32], [0, 32])\n"         // 7
+                            "        m = pl.tile.row_sum(x, s)\n"                       // 8
+                            "        e = pl.tile.exp(t)\n"                              // 9
+                            "        o0 = pl.tile.store(e, [0, 0], out)\n"
+                            "        return o0\n"),
+            Clobbers{"t@9 after 8"});
+  // The reduction's own source in the tmp's storage is read where the tmp is written.
+  EXPECT_EQ(scratchClobbers("        t = pl.tile.load(a, [0, 0], [16, 64])\n"           // 5
+                            "        m = pl.tile.row_min(t, t)\n"                       // 6
+                            "        o0 = pl.tile.store(t, [0, 0], out)\n"              // 7
+                            "        return o0\n"),
+            (Clobbers{"t@6 after 6", "t@7 after 6"}));
+}
+
+// Fuzz seed 1 case 156: the tmp is read in the other arm only (no clobber) or after the If.
+TEST(PlannerLiveness, AReductionsTmpWriteInOneArmClobbersReadsAfterTheBranchOnly) {
+  const std::string arms =
+      "        x = pl.tile.load(a, [0, 0], [16, 64])\n"      // 5
+      "        t = pl.tile.load(a, [0, 0], [16, 64])\n"      // 6
+      "        if f:\n"                                      // 7
+      "            m = pl.tile.row_max(x, t)\n"              // 8
+      "            o1 = pl.tile.store(x, [0, 0], out)\n"     // 9
+      "            r = pl.yield_(o1)\n"                      // 10
+      "        else:\n"                                      // 11
+      "            e = pl.tile.exp(t)\n"                     // 12
+      "            o2 = pl.tile.store(e, [0, 0], out)\n"     // 13
+      "            r = pl.yield_(o2)\n";                     // 14
+  EXPECT_EQ(scratchClobbers(arms + "        return r\n"), Clobbers{});
+  EXPECT_EQ(scratchClobbers(arms + "        n = pl.tile.neg(t)\n"   // 15
+                                   "        o3 = pl.tile.store(n, [0, 0], r)\n"
+                                   "        return o3\n"),
+            Clobbers{"t@15 after 8"});
+}
+
+TEST(PlannerLiveness, AReductionsTmpWriteInALoopClobbersTheNextTripsEarlierRead) {
+  EXPECT_EQ(scratchClobbers("        x = pl.tile.load(a, [0, 0], [16, 64])\n"                  // 5
+                            "        t = pl.tile.load(a, [0, 0], [16, 64])\n"                  // 6
+                            "        for i, (o,) in pl.range(3, init_values=(out,)):\n"        // 7
+                            "            e = pl.tile.exp(t)\n"                                 // 8
+                            "            o1 = pl.tile.store(e, [0, 0], o)\n"                   // 9
+                            "            m = pl.tile.row_max(x, t)\n"                          // 10
+                            "            r = pl.yield_(o1)\n"
+                            "        return r\n"),
+            Clobbers{"t@8 after 10"});
+  // A tmp made in the body is rebound on every trip: nothing earlier is read again.
+  EXPECT_EQ(scratchClobbers("        x = pl.tile.load(a, [0, 0], [16, 64])\n"
+                            "        for i, (o,) in pl.range(3, init_values=(out,)):\n"
+                            "            t = pl.tile.load(a, [0, 0], [16, 64])\n"
+                            "            o1 = pl.tile.store(t, [0, 0], o)\n"
+                            "            m = pl.tile.row_max(x, t)\n"
+                            "            r = pl.yield_(o1)\n"
+                            "        return r\n"),
+            Clobbers{});
+}
+
+/// The row `ptodiff run` prints for a planner's passing planned run (the planner column is 9 wide).
+std::string plannedPassRow(const std::string& planner) {
+  return planner + std::string(9 - planner.size(), ' ') + "planned  pass ";
+}
+
+/// Writes `text` to a fresh file and runs `ptodiff run FILE --planner all` on it (default case);
+/// returns the exit status and the output.
+std::pair<int, std::string> ptodiffRun(const std::string& text, const std::string& stem, const std::string& options = "") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("ptodiff-planner-" + stem + "-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path program = dir / (stem + ".py"), output = dir / "out.txt";
+  std::ofstream(program) << text;
+  const std::string command = std::string(PTODIFF_BINARY) + " run " + program.string() + " --planner all " + options + " > " +
+                              output.string() + " 2>&1";
+  const int status = std::system(command.c_str());
+  std::string printed = readText(output);
+  fs::remove_all(dir);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, printed};
+}
+
+// The planned run of a kernel whose reduction tmp is read afterwards must agree with its value run
+// under every planner: the tmp gets storage of its own before placement (InitMemRef's `_scratch`
+// copy), and every plan keeps the value the tmp held intact.
+TEST(PlannerScratch, AReductionWhoseTmpIsReadLaterRunsCleanAndAgreesUnderEveryPlanner) {
+  const std::string body = "        x = pl.tile.load(a, [0, 0], [16, 64])\n"
+                           "        t = pl.tile.load(a, [0, 0], [16, 64])\n"
+                           "        m = pl.tile.row_max(x, t)\n"
+                           "        e = pl.tile.relu(t)\n"
+                           "        y = pl.tile.add(e, x)\n"
+                           "        o0 = pl.tile.store(y, [0, 0], out)\n"
+                           "        return o0\n";
+  const std::string text = kernelProgram(kParams, body, "pl.Tensor[[16, 64], pl.FP32]");
+  for (Planner planner : {Planner::PYPTO, Planner::DSA_RP, Planner::PTOAS}) {
+    Program planned = lowerUpTo(parseVerified(text), contextFor(planner), "VerifyTileStorage");
+    EXPECT_EQ(oracle_test::StorageOracle(planned.functions[0], 64).run(), std::vector<std::string>{})
+        << plannerName(planner);
+  }
+  auto [status, printed] = ptodiffRun(text, "tmp-read-later");
+  EXPECT_EQ(status, 0) << printed;
+  for (const char* planner : {"PYPTO", "DSA_RP", "PTOAS"})
+    EXPECT_NE(printed.find(plannedPassRow(planner)), std::string::npos) << planner << "\n" << printed;
+}
+
+// The same in a loop and across a branch (fuzz seed 1 cases 70 and 156 in small).
+TEST(PlannerScratch, ReductionTmpsReadInLaterTripsOrAfterABranchRunCleanUnderEveryPlanner) {
+  const std::string body = "        x = pl.tile.load(a, [0, 0], [16, 64])\n"
+                           "        t = pl.tile.load(a, [0, 0], [16, 64])\n"
+                           "        for i, (o,) in pl.range(3, init_values=(out,)):\n"
+                           "            e = pl.tile.exp(t)\n"
+                           "            o1 = pl.tile.store(e, [0, 0], o)\n"
+                           "            m = pl.tile.row_sum(x, t)\n"
+                           "            r = pl.yield_(o1)\n"
+                           "        if f:\n"
+                           "            m2 = pl.tile.row_min(x, t)\n"
+                           "            b = pl.yield_(r)\n"
+                           "        else:\n"
+                           "            b = pl.yield_(r)\n"
+                           "        n = pl.tile.neg(t)\n"
+                           "        o2 = pl.tile.store(n, [0, 0], b)\n"
+                           "        return o2\n";
+  const std::string text = kernelProgram(kReduceParams, body, "pl.Tensor[[16, 64], pl.FP32]");
+  for (Planner planner : {Planner::PYPTO, Planner::DSA_RP, Planner::PTOAS}) {
+    Program planned = lowerUpTo(parseVerified(text), contextFor(planner), "VerifyTileStorage");
+    EXPECT_EQ(oracle_test::StorageOracle(planned.functions[0], 64).run(), std::vector<std::string>{})
+        << plannerName(planner);
+  }
+  for (const char* f : {"true", "false"}) {
+    auto [status, printed] = ptodiffRun(text, "tmp-loop-branch", std::string("--scalar f=") + f);
+    EXPECT_EQ(status, 0) << printed;
+    for (const char* planner : {"PYPTO", "DSA_RP", "PTOAS"})
+      EXPECT_NE(printed.find(plannedPassRow(planner)), std::string::npos) << planner << "\n" << printed;
+  }
+}
+
+
+// A tmp InitMemRef cannot copy (a transposed view: M14) keeps the shared storage; the clobber is
+// then a compile-time rejection (VerifyTileStorage reads Liveness::generationOverlaps), not a
+// live-clobber at run time, under every planner.
+TEST(PlannerScratch, AnUncopyableTmpReadLaterIsRejectedBeforeItRuns) {
+  const std::string text = kernelProgram("a: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]",
+                                         "        x = pl.tile.load(a, [0, 0], [16, 16])\n"
+                                         "        t = pl.tile.load(a, [0, 0], [16, 16])\n"
+                                         "        v = pl.tile.transpose_view(t)\n"
+                                         "        m = pl.tile.row_max(x, v)\n"
+                                         "        e = pl.tile.relu(t)\n"
+                                         "        o0 = pl.tile.store(e, [0, 0], out)\n"
+                                         "        return o0\n",
+                                         "pl.Tensor[[16, 16], pl.FP32]");
+  for (Planner planner : {Planner::PYPTO, Planner::DSA_RP, Planner::PTOAS}) {
+    try {
+      lowerUpTo(parseVerified(text), contextFor(planner), "VerifyTileStorage");
+      ADD_FAILURE() << plannerName(planner) << ": expected a diagnostic";
+    } catch (const DiagnosticError& e) {
+      EXPECT_EQ(e.diagnostic().message,
+                "VerifyTileStorage [L9]: 't' may hold an earlier version of the storage of 't' (line 6), which is "
+                "written again before the read; keeping both needs a copy (MaterializeSemanticAliases' entry copies "
+                "or parallel transfers)")
+          << plannerName(planner);
+      EXPECT_EQ(e.diagnostic().loc.line, 9u) << plannerName(planner);
+    }
   }
 }
 

@@ -432,6 +432,77 @@ TEST(SelectBufferIR, EveryFeatureOutsideTheContractIsReportedOnceInSourceOrder) 
             "step");
 }
 
+// ---- kernels LowerTileToBuffer would reject stay on Tile (fuzz campaign seed 1) ----
+
+std::string reasonsOf(const std::string& params, const std::string& body) {
+  return describeReasons(verdictOf(Row{"k", params, body, "", "pl.Tensor[[16, 32], pl.FP32]"}, contextFor()));
+}
+
+// S11: no scalar cast exists in the IR, so an INDEX scalar cannot become an FP32 operand (cases 5, 240).
+TEST(SelectBufferIR, AnIndexScalarOnAnFP32TileStaysOnTileS11) {
+  EXPECT_EQ(reasonsOf(std::string(kVec) + ", n: pl.Scalar[pl.INDEX]",
+                      "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+                      "        y = pl.tile.adds(x, n)\n"
+                      "        r = pl.tile.store(y, [0, 0], out)\n        return r\n"),
+            "S11 (line 6): tile.adds: the scalar n of type INDEX needs a conversion to FP32 that the Buffer IR cannot "
+            "state\n");
+  // An FP32 scalar and literals need no conversion the IR lacks.
+  EXPECT_EQ(reasonsOf(std::string(kVec) + ", s: pl.Scalar[pl.FP32]",
+                      "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+                      "        y = pl.tile.lrelu(x, s)\n"
+                      "        z = pl.tile.minimums(y, 3)\n"
+                      "        r = pl.tile.store(z, [0, 0], out)\n        return r\n"),
+            "");
+}
+
+// V5/V6: a setter makes its storage's valid state dynamic even with constant extents (case 29).
+TEST(SelectBufferIR, StorageUpdatedByASetterStaysInStraightLineCodeV5) {
+  EXPECT_EQ(reasonsOf(kVec,
+                      "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+                      "        v = pl.tile.set_validshape(x, 8, 32)\n"
+                      "        for i, (o,) in pl.range(2, init_values=(out,)):\n"
+                      "            y = pl.tile.exp(v)\n"
+                      "            o1 = pl.tile.store(y, [0, 0], o)\n"
+                      "            r = pl.yield_(o1)\n"
+                      "        return r\n"),
+            "V5 (line 8): the storage of 'x' has dynamic valid state (runtime or zero extents, or a set_validshape) "
+            "and is used inside a loop or branch; dynamic valid state stays in straight-line code\n");
+  // The same setter in straight-line code is selected (V1).
+  EXPECT_EQ(reasonsOf(kVec,
+                      "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+                      "        v = pl.tile.set_validshape(x, 8, 32)\n"
+                      "        y = pl.tile.exp(v)\n"
+                      "        r = pl.tile.store(y, [0, 0], out)\n        return r\n"),
+            "");
+}
+
+// V5: storage with dynamic valid state is neither relabelled nor windowed (cases 75, 218).
+TEST(SelectBufferIR, StorageWithDynamicValidStateIsNeitherRelabelledNorWindowedV5) {
+  EXPECT_EQ(reasonsOf(kVec,
+                      "        x = pl.tile.load(a, [0, 0], [16, 32], valid_shape=[0, 32])\n"
+                      "        v = pl.tile.reshape(x, [32, 16])\n"
+                      "        r = pl.tile.store(x, [0, 0], out)\n        return r\n"),
+            "V5 (line 6): the storage of 'x' has dynamic valid state (runtime or zero extents, or a set_validshape) "
+            "and is relabelled or assembled; reshape, transpose_view and assemble need static valid extents\n");
+  EXPECT_EQ(reasonsOf(kVec,
+                      "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+                      "        v = pl.tile.set_validshape(x, 8, 32)\n"
+                      "        s = pl.tile.slice(v, [8, 32], [0, 0])\n"
+                      "        r = pl.tile.store(s, [0, 0], out)\n        return r\n"),
+            "V5 (line 7): the storage of 'x' has dynamic valid state (runtime or zero extents, or a set_validshape) "
+            "and a window is cut from it; windows need a static-valid parent\n");
+}
+
+// W17: zero-valid slice windows have no Buffer form (case 179).
+TEST(SelectBufferIR, AZeroValidWindowStaysOnTileW17) {
+  EXPECT_EQ(reasonsOf(kVec,
+                      "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+                      "        s = pl.tile.slice(x, [8, 32], [0, 0], valid_shape=[0, 32])\n"
+                      "        r = pl.tile.store(x, [0, 0], out)\n        return r\n"),
+            "W17 (line 6): tile.slice: the window 's' has a zero valid extent on axis 0; zero-valid windows stay on "
+            "Tile\n");
+}
+
 TEST(SelectBufferIRPass, RecordsTheVerdictInTheFunctionAndPrintsIt) {
   const Row& row = firstSelectedRow();
   Program p = parseVerified(kernelProgram(row.params, row.body, row.result));

@@ -140,8 +140,23 @@ TEST(VerifyTileStorage, RejectsARuntimeOffsetOnAnythingButASliceP14) {
   EXPECT_EQ(problems(planned("        m0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=0)\n"
                              "        x: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m0, -1, 2048), pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 32])\n"
                              "        o = pl.tile.store(x, [0, 0], out)\n        return o\n")),
-            (Messages{"VerifyTileStorage [P14]: 'x' has a runtime MemRef offset; only a slice window may be placed at "
-                     "run time"}));
+            (Messages{"VerifyTileStorage [P14]: 'x' has a runtime MemRef offset; only a slice window (or a view of "
+                     "one) may be placed at run time"}));
+}
+
+// Fuzz campaign seed 1, cases 74 and 266 (Tile-path kernels): a reshape or transpose_view of a
+// window cut at a runtime offset shares that window's MemRef, runtime offset included (P14).
+TEST(VerifyTileStorage, AcceptsARelabelOfARuntimeOffsetWindowOnEitherPathP14) {
+  const std::string body =
+      "        m0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=0)\n"
+      "        x: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m0, 0, 2048), pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 32])\n"
+      "        s: pl.Tile[[2, 32], pl.FP32, pl.MemRef(m0, -1, 256), pl.Mem.Vec] = pl.tile.slice(x, [2, 32], [n, 0])\n"
+      "        r: pl.Tile[[4, 16], pl.FP32, pl.MemRef(m0, -1, 256), pl.Mem.Vec] = pl.tile.reshape(s, [4, 16])\n"
+      "        v: pl.Tile[[4, 16], pl.FP32, pl.MemRef(m0, -1, 256), pl.Mem.Vec, pl.TileView(valid_shape=[2, 16])] = "
+      "pl.tile.set_validshape(r, 2, 16)\n"
+      "        o = pl.tile.store(x, [0, 0], out)\n        return o\n";
+  for (const char* selected : {"True", "False"})
+    EXPECT_EQ(problems(planned(body, selected)), (Messages{})) << "buffer_ir_selected=" << selected;
 }
 
 constexpr const char* kOneRoot =

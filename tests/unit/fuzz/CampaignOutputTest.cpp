@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "fuzz/campaign/AtomicFiles.h"
+#include "fuzz/campaign/CaseRunner.h"
 #include "fuzz/campaign/Report.h"
 #include "fuzz/campaign/Reproducer.h"
 #include "tests/unit/fuzz/CampaignTestSupport.h"
@@ -253,6 +254,33 @@ TEST(CampaignReport, MarkdownSummarisesCountsSignaturesAndTime) {
   EXPECT_THAT(md, HasSubstr("| verdict digest | `" + hex64(r.state.verdictDigest) + "` |"));
   EXPECT_THAT(md, HasSubstr("## Where the time goes"));
   for (const auto& [sig, rec] : r.state.signatures) EXPECT_THAT(md, HasSubstr("`" + sig + "`"));
+}
+
+TEST(CampaignReport, PhaseTableGivesSecondsAndShares) {
+  CampaignState state;
+  state.phaseSeconds = {{"compile", 3.0}, {"planned", 0.5}, {"tile", 0.5}};
+  const std::string md = reportMarkdown(smallConfig(1), state);
+  EXPECT_THAT(md, HasSubstr("| phase | seconds | share |\n|---|---|---|\n"));
+  EXPECT_THAT(md, HasSubstr("| compile | 3.00 | 75.0% |\n"));
+  EXPECT_THAT(md, HasSubstr("| planned | 0.50 | 12.5% |\n"));
+  EXPECT_THAT(md, HasSubstr("| tile | 0.50 | 12.5% |\n"));
+}
+
+// The production runner splits its time into the library's stages; the names are the report's.
+TEST(CampaignReport, DifferentialRunnerTimesItsStages) {
+  const CampaignConfig config = smallConfig(4);
+  const std::set<std::string> known = {"verify", "setup", "compile", "tile", "oracle", "planned", "buffer", "differential"};
+  std::set<std::string> seen;
+  for (uint64_t g = 0; g < 4; ++g) {
+    const GeneratedCase c = generateCase(caseSeed(config.seed, g), caseSize(g), config.gen);
+    const CaseOutcome outcome = runDifferentialCase(c.program, caseSpecsFor(c, config), config.stepBudget);
+    for (const auto& [phase, seconds] : outcome.phaseSeconds) {
+      EXPECT_TRUE(known.count(phase)) << phase;
+      EXPECT_GE(seconds, 0.0) << phase;
+      seen.insert(phase);
+    }
+  }
+  EXPECT_TRUE(seen.count("tile") && seen.count("compile")) << "no lowering was timed";
 }
 
 }  // namespace

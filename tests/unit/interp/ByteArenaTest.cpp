@@ -47,6 +47,23 @@ TEST(ByteArena, WritesAreDefinedTaggedAndCrossPages) {
   EXPECT_EQ(before, ByteArena::garbageByte(1, MemSpace::Vec, addr - 1));
 }
 
+// A materialized page holds exactly the garbage an untouched page reads as (pages fill eight
+// bytes per hash; garbageByte is the definition).
+TEST(ByteArena, MaterializedPageKeepsEveryGarbageByte) {
+  ByteArena touched(MemSpace::Mat, 2 * ByteArena::kPageBytes, 99), fresh(MemSpace::Mat, 2 * ByteArena::kPageBytes, 99);
+  const uint8_t one = 0xAB;
+  touched.write(ByteArena::kPageBytes + 5, &one, 1, false, 1);
+  std::vector<uint8_t> got(ByteArena::kPageBytes), want(ByteArena::kPageBytes);
+  touched.read(ByteArena::kPageBytes, got.data(), ByteArena::kPageBytes);
+  fresh.read(ByteArena::kPageBytes, want.data(), ByteArena::kPageBytes);
+  want[5] = one;
+  EXPECT_EQ(got, want);
+  for (int64_t i = 0; i < ByteArena::kPageBytes; ++i) {
+    if (i == 5) continue;
+    ASSERT_EQ(got[static_cast<size_t>(i)], ByteArena::garbageByte(99, MemSpace::Mat, ByteArena::kPageBytes + i)) << i;
+  }
+}
+
 TEST(ByteArena, PoisonWriteMakesBytesPoisonAgain) {
   ByteArena a(MemSpace::Acc, 4096, 0);
   uint8_t v[4] = {1, 2, 3, 4};

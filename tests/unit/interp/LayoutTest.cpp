@@ -130,5 +130,39 @@ TEST(Layout, RejectsElementsOutsideAndPartialBoxes) {
   EXPECT_THROW(elementByteOffset(nn, 0, 0), std::logic_error);
 }
 
+// ElementAddressing (the per-handle form forEachContiguousRun uses) against the laid-down tables,
+// one addressing object per handle, and with elementByteOffset's exact errors.
+TEST(Layout, ElementAddressingOnceMatchesTheTablesAndTheErrors) {
+  struct Case {
+    HandleGeometry g;
+    Table table;
+  };
+  const std::vector<Case> cases = {
+      {{32, 16, DType::FP32, kNZ, 0}, layDownNZ(32, 16, 16, 8)},
+      {{16, 32, DType::FP32, kZN, 0}, layDownZN(16, 32, 8, 16)},
+      {{32, 64, DType::INT8, kZZ, 0}, layDownZZ(32, 64, 16, 32)},
+  };
+  for (const Case& c : cases) {
+    const ElementAddressing addressing(c.g);
+    const int64_t esize = dtypeSize(c.g.dtype);
+    for (const auto& [rc, element] : c.table)
+      ASSERT_EQ(addressing.offset(rc.first, rc.second), element * esize) << "element (" << rc.first << ", " << rc.second << ")";
+  }
+  const ElementAddressing nd(HandleGeometry{4, 8, DType::FP32, Layout{}, 64});
+  EXPECT_EQ(nd.offset(3, 7), 3 * 64 + 28);
+  auto message = [](const HandleGeometry& g, int64_t r, int64_t c) {
+    try {
+      (void)ElementAddressing(g).offset(r, c);
+    } catch (const std::logic_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message({16, 16, DType::FP16, kNZ, 0}, 16, 0), "elementByteOffset: element outside the handle");
+  EXPECT_EQ(message({8, 16, DType::FP16, kNZ, 0}, 0, 0), "elementByteOffset: boxed handle does not hold whole boxes");
+  EXPECT_EQ(message({16, 16, DType::FP16, Layout{TileLayout::col_major, TileLayout::col_major, 512}, 0}, 0, 0),
+            "elementByteOffset: layout has no addressing");
+}
+
 }  // namespace
 }  // namespace ptodiff

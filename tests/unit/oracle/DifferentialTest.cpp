@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "compiler/text/CaseFile.h"
@@ -369,6 +370,72 @@ TEST(DifferentialVerdicts, SameCaseGivesTheSameReport) {
     EXPECT_EQ(a.verdicts[i].signature(), b.verdicts[i].signature());
     EXPECT_EQ(a.verdicts[i].detail, b.verdicts[i].detail);
   }
+}
+
+// The campaign's scalar sets share one program: a LoweringCache compiles each planner once and
+// the later calls give the rows and outputs an uncached call gives (spec/fuzz.md: one compiled
+// artifact run on several runtime paths).
+TEST(DifferentialLoweringCache, SecondCallReusesEveryLoweringWithTheSameReport) {
+  const Program p = compileProgram(kMaxTile);
+  KernelArgs other = maxMinArgs();
+  other.tensors["b"] = fp32Tensor(16, 32, [](int64_t r, int64_t c) { return float(c) - float(r); });
+  LoweringCache cache;
+  std::map<std::string, double> first, second;
+  DifferentialOptions cached = options();
+  cached.lowerings = &cache;
+  cached.phaseSeconds = &first;
+  const DifferentialReport a = runDifferential({&p, p.defaultKernel()}, maxMinArgs(), cached);
+  EXPECT_EQ(cache.entries.size(), 3u);
+  EXPECT_TRUE(first.count("compile"));
+  cached.phaseSeconds = &second;
+  const DifferentialReport b = runDifferential({&p, p.defaultKernel()}, other, cached);
+  EXPECT_EQ(cache.entries.size(), 3u);
+  EXPECT_FALSE(second.count("compile")) << "the second call compiled again";
+  EXPECT_TRUE(second.count("planned") && second.count("buffer") && second.count("tile") && second.count("oracle"));
+  for (const auto& [args, report] : {std::pair{maxMinArgs(), &a}, std::pair{other, &b}}) {
+    const DifferentialReport fresh = runDifferential({&p, p.defaultKernel()}, args, options());
+    ASSERT_EQ(report->verdicts.size(), fresh.verdicts.size());
+    for (size_t i = 0; i < fresh.verdicts.size(); ++i) {
+      EXPECT_EQ(report->verdicts[i].signature(), fresh.verdicts[i].signature());
+      EXPECT_EQ(report->verdicts[i].detail, fresh.verdicts[i].detail);
+    }
+    ASSERT_EQ(report->outputs.size(), fresh.outputs.size());
+    for (size_t i = 0; i < fresh.outputs.size(); ++i) {
+      EXPECT_EQ(report->outputs[i].name, fresh.outputs[i].name);
+      EXPECT_EQ(report->outputs[i].final.tensors.at("out").bytes, fresh.outputs[i].final.tensors.at("out").bytes);
+    }
+  }
+  // Another enable_buffer_ir is another lowering.
+  cached.enableBufferIR = false;
+  (void)runDifferential({&p, p.defaultKernel()}, maxMinArgs(), cached);
+  EXPECT_EQ(cache.entries.size(), 6u);
+}
+
+TEST(DifferentialLoweringCache, CachedCompileErrorGivesTheSameRows) {
+  const std::string t = "pl.Tensor[[128, 256], pl.FP32]";
+  const Program p = compileProgram(kernelProgram("a: " + t + ", b: " + t + ", out: pl.Out[" + t + "]) -> " + t,
+                                                 "        x = pl.tile.load(a, [0, 0], [128, 256])\n"
+                                                 "        y = pl.tile.load(b, [0, 0], [128, 256])\n"
+                                                 "        s = pl.tile.add(x, y)\n"
+                                                 "        r = pl.tile.store(s, [0, 0], out)\n"
+                                                 "        return r\n"));
+  KernelArgs args;
+  args.tensors["a"] = fp32Tensor(128, 256, [](int64_t r, int64_t c) { return float(r - c); });
+  args.tensors["b"] = fp32Tensor(128, 256, [](int64_t r, int64_t c) { return float(r + c); });
+  args.tensors["out"] = sentinelTensor(DType::FP32, 128, 256);
+  LoweringCache cache;
+  DifferentialOptions cached = options();
+  cached.lowerings = &cache;
+  (void)runDifferential({&p, p.defaultKernel()}, args, cached);
+  const DifferentialReport r = runDifferential({&p, p.defaultKernel()}, args, cached);
+  EXPECT_EQ(cache.entries.size(), 3u);
+  const StageVerdict& pypto = rowOf(r, "PYPTO", "planned");
+  EXPECT_EQ(pypto.signature(), "compile-error/-/PlanMemory/tile.load/PYPTO");
+  EXPECT_THAT(pypto.detail, ::testing::StartsWith("9:9: PlanMemory: PYPTO: Vec storage needs 262144 bytes after reuse"));
+  ASSERT_TRUE(pypto.diagnostic.has_value());
+  EXPECT_EQ(pypto.diagnostic->loc.line, 9);
+  EXPECT_EQ(rowOf(r, "PTOAS", "planned").signature(), "compile-error/-/PlanMemory/tile.add/PTOAS");
+  EXPECT_EQ(rowOf(r, "PTOAS", "buffer").detail, "not run: the lowering failed before the planned Tile program");
 }
 
 TEST(DifferentialSignature, FieldsInOrderWithDashesForEmptyOnes) {

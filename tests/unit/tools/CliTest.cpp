@@ -10,6 +10,7 @@
 #include "compiler/ir/SourceLoc.h"
 #include "interp/Npy.h"
 #include "interp/Random.h"
+#include "tests/unit/tools/RunPtodiff.h"
 #include "tests/unit/tools/TempDir.h"
 
 namespace ptodiff {
@@ -22,23 +23,8 @@ using ::testing::Not;
 using testing::TempDir;
 using testing::writeFileBytes;
 
-struct Outcome {
-  int exitCode = -1;
-  std::string out, err;
-};
-
-/// Runs `ptodiff ARGS` inside `dir` (so file names in messages are the short relative ones).
-Outcome runPtodiff(const TempDir& dir, const std::string& args) {
-  const std::string outFile = dir.file(".stdout"), errFile = dir.file(".stderr");
-  const std::string command = "cd '" + dir.path().string() + "' && '" PTODIFF_BINARY "' " + args + " >'" + outFile +
-                              "' 2>'" + errFile + "'";
-  const int status = std::system(command.c_str());
-  Outcome o;
-  o.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  o.out = testing::readFileBytes(outFile);
-  o.err = testing::readFileBytes(errFile);
-  return o;
-}
+using testing::Outcome;
+using testing::runPtodiff;
 
 // A kernel adding two tensors' first 8 rows plus a scalar into `out`; rows 8..15 stay sentinel.
 constexpr const char* kAddProgram = R"(import pypto.language as pl

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/unit/tools/RunPtodiff.h"
 #include "tests/unit/tools/TempDir.h"
 
 namespace ptodiff {
@@ -22,22 +23,8 @@ namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 using testing::TempDir;
 
-struct Outcome {
-  int exitCode = -1;
-  std::string out, err;
-};
-
-Outcome runPtodiff(const TempDir& dir, const std::string& args) {
-  const std::string outFile = dir.file(".stdout"), errFile = dir.file(".stderr");
-  const std::string command = "cd '" + dir.path().string() + "' && '" PTODIFF_BINARY "' " + args + " >'" + outFile +
-                              "' 2>'" + errFile + "'";
-  const int status = std::system(command.c_str());
-  Outcome o;
-  o.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  o.out = testing::readFileBytes(outFile);
-  o.err = testing::readFileBytes(errFile);
-  return o;
-}
+using testing::Outcome;
+using testing::runPtodiff;
 
 nlohmann::json readReport(const TempDir& dir, const std::string& out) {
   return nlohmann::json::parse(testing::readFileBytes(dir.file(out + "/report.json")));

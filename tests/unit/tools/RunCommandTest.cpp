@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "tests/unit/tools/RunPtodiff.h"
 #include "tests/unit/tools/TempDir.h"
 
 namespace ptodiff {
@@ -20,24 +21,9 @@ using ::testing::StartsWith;
 using testing::TempDir;
 using testing::writeFileBytes;
 
-struct Outcome {
-  int exitCode = -1;
-  std::string out, err;
-};
-
-/// Runs `ptodiff ARGS` inside `dir` (so file names in messages are the short relative ones).
-Outcome runPtodiff(const fs::path& dir, const std::string& args, const fs::path& scratch) {
-  const std::string outFile = (scratch / ".stdout").string(), errFile = (scratch / ".stderr").string();
-  const std::string command = "cd '" + dir.string() + "' && '" PTODIFF_BINARY "' " + args + " >'" + outFile + "' 2>'" +
-                              errFile + "'";
-  const int status = std::system(command.c_str());
-  Outcome o;
-  o.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  o.out = testing::readFileBytes(outFile);
-  o.err = testing::readFileBytes(errFile);
-  return o;
-}
-Outcome runIn(const TempDir& dir, const std::string& args) { return runPtodiff(dir.path(), args, dir.path()); }
+using testing::Outcome;
+using testing::runPtodiff;
+Outcome runIn(const TempDir& dir, const std::string& args) { return runPtodiff(dir, args); }
 
 constexpr const char* kHeader = "import pypto.language as pl\n\n\n@pl.program\nclass t:\n";
 constexpr const char* kSignature =
