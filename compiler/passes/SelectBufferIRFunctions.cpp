@@ -118,7 +118,6 @@ class DynamicValidStorage {
     return it == handleOfSlot_.end() ? -1 : it->second;
   }
   int handleOf(const TileValue& v);
-  bool inRegion(int point) const;
   void classify(const TileValue& v);
 };
 
@@ -532,13 +531,6 @@ int DynamicValidStorage::handleOf(const TileValue& v) {
   return static_cast<int>(handles_.size() - 1);
 }
 
-bool DynamicValidStorage::inRegion(int point) const {
-  if (facts_.innermostLoop(point) >= 0) return true;
-  for (const BranchExtent& b : facts_.branches())
-    if (b.cond < point && point < b.end) return true;
-  return false;
-}
-
 void DynamicValidStorage::classify(const TileValue& v) {
   const Expr* call = v.call && v.call->kind == Expr::Kind::Call ? v.call : nullptr;
   auto is = [&](OpFamily f) { return call && opInfo(call->op).family == f; };
@@ -558,11 +550,7 @@ void DynamicValidStorage::classify(const TileValue& v) {
   handleOfSlot_[v.slot] = h;
   Handle& H = handles_[h];
   const SourceLoc loc = call ? call->loc : (v.binder ? v.binder->loc : SourceLoc{});
-  for (int axis = 0; axis < 2; ++axis) {
-    const Extent e = v.type.validExtent(axis);
-    if (e.kind != Extent::Kind::Const || e.value <= 0) H.dynamic = true;
-  }
-  if (is(OpFamily::SetValidShape)) H.dynamic = true;
+  if (hasDynamicValidExtents(v.type) || is(OpFamily::SetValidShape)) H.dynamic = true;
   if (relabel) {
     first(H.relabelOrAssemble, loc);
     if (int src = familyOf(v.source); src >= 0) first(handles_[src].relabelOrAssemble, loc);
@@ -584,11 +572,11 @@ void DynamicValidStorage::check() {
     if (h < 0) continue;
     const bool boundByControlFlow =
         v.kind == ValueKind::LoopCarry || v.kind == ValueKind::LoopResult || v.kind == ValueKind::BranchResult;
-    if (boundByControlFlow || inRegion(v.point)) first(handles_[h].regionUse, v.binder ? v.binder->loc : SourceLoc{});
+    if (boundByControlFlow || facts_.insideControlFlow(v.point)) first(handles_[h].regionUse, v.binder ? v.binder->loc : SourceLoc{});
   }
   for (const Use& u : facts_.uses()) {
     const int h = familyOf(u.slot);
-    if (h >= 0 && inRegion(u.point)) first(handles_[h].regionUse, u.expr->loc);
+    if (h >= 0 && facts_.insideControlFlow(u.point)) first(handles_[h].regionUse, u.expr->loc);
   }
   for (const Handle& H : handles_) {
     if (!H.dynamic) continue;

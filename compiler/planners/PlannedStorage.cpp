@@ -173,10 +173,28 @@ std::vector<PlacementUnit> placementUnits(const StorageFacts& facts, const Alias
     u.root = r;
     u.tiles = tiles[r.name];
     u.alignment = storageAlignment(u.tiles, target);
-    for (const Type* t : u.tiles) u.hasRuntimeValid = u.hasRuntimeValid || hasRuntimeValid(*t);
+    for (const Type* t : u.tiles) u.dynamicValid = u.dynamicValid || hasDynamicValidExtents(*t);
     index[r.name] = units.size();
     units.push_back(std::move(u));
   }
+  std::map<int, size_t> unitOfSlot;
+  for (const TileValue& v : facts.values()) {
+    std::optional<MemRef> m = facts.staticMemRef(v.slot);
+    auto it = m ? index.find(m->base) : index.end();
+    if (it == index.end()) continue;
+    PlacementUnit& u = units[it->second];
+    unitOfSlot[v.slot] = it->second;
+    auto is = [&](OpFamily f) { return v.call && v.call->kind == Expr::Kind::Call && opInfo(v.call->op).family == f; };
+    if (is(OpFamily::SetValidShape)) u.dynamicValid = true;
+    const bool boundByControlFlow =
+        v.kind == ValueKind::LoopCarry || v.kind == ValueKind::LoopResult || v.kind == ValueKind::BranchResult;
+    if (boundByControlFlow || facts.insideControlFlow(v.point) || is(OpFamily::Assemble) || is(OpFamily::Reshape) ||
+        is(OpFamily::TransposeView))
+      u.straightLineOnly = false;
+  }
+  for (const Use& use : facts.uses())
+    if (auto it = unitOfSlot.find(use.slot); it != unitOfSlot.end() && facts.insideControlFlow(use.point))
+      units[it->second].straightLineOnly = false;
   for (int identity : families.identities()) {
     const TileValue* v = facts.value(identity);
     auto it = v && v->type.memref ? index.find(v->type.memref->base) : index.end();

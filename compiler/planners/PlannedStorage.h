@@ -75,7 +75,13 @@ struct PlacementUnit {
   std::vector<int> identities;
   std::vector<const Type*> tiles;
   int64_t alignment = 32;
-  bool hasRuntimeValid = false;  // some tile of it has runtime valid extents (V9)
+  // The lowering's Buffer handle over this storage is dynamic (V6, V11): a tile of it has runtime
+  // or zero valid extents, or a set_validshape updates it (V9 restricts what it merges with).
+  bool dynamicValid = false;
+  // Every value held in it is bound and read in straight-line code, and none is an assemble or a
+  // relabel: merged with dynamic storage, it would share a dynamic handle, which V5 keeps out of
+  // control flow, assembles and relabels.
+  bool straightLineOnly = true;
 };
 
 /// The units of an InitMemRef-planned function, in root statement order. Throws DiagnosticError

@@ -10,13 +10,18 @@ namespace ptodiff::storage {
 
 namespace {
 
-/// A shared root: the units merged into it, largest (its first member) first.
+/// A shared root: the units placed at one address, largest (its first member) first. A member
+/// `merged` into it names the survivor root (the first merged member); the others keep their own
+/// root at the same address (V9: dynamic storage that may not become one handle with the rest).
 struct SharedRoot {
   MemSpace space;
   std::vector<size_t> members;
+  std::vector<bool> merged;
   int64_t size = 0;
   int64_t alignment = 32;
 };
+
+enum class Fit { No, Merge, ShareAddress };
 
 class PyPtoPlanner {
  public:
@@ -59,35 +64,33 @@ class PyPtoPlanner {
     return false;
   }
 
-  /// V9: storage of a tile with runtime valid extents merges only with storage holding tiles of
-  /// the same physical type, each covering its whole root.
-  bool dynamicCompatible(const PlacementUnit& u, const SharedRoot& into) const {
-    bool dynamic = u.hasRuntimeValid;
-    for (size_t m : into.members) dynamic = dynamic || units_[m].hasRuntimeValid;
-    if (!dynamic) return true;
+  /// V9 with V5: a merged root is one Buffer handle. When it holds dynamic storage, every member must
+  /// be tiles of one physical type covering their whole root, all in straight-line code.
+  bool mergeable(const PlacementUnit& u, const SharedRoot& into) const {
+    std::vector<const PlacementUnit*> group{&u};
+    for (size_t i = 0; i < into.members.size(); ++i)
+      if (into.merged[i]) group.push_back(&units_[into.members[i]]);
+    if (std::none_of(group.begin(), group.end(), [](const PlacementUnit* g) { return g->dynamicValid; })) return true;
     const Type* model = nullptr;
-    auto whole = [&](const PlacementUnit& unit) {
-      for (const Type* t : unit.tiles) {
+    for (const PlacementUnit* g : group) {
+      if (!g->straightLineOnly) return false;
+      for (const Type* t : g->tiles) {
         if (!model) model = t;
         if (!samePhysicalTile(*t, *model) || !t->memref || !(t->memref->offset == Extent::constant(0)) ||
-            t->memref->size != unit.root.size)
+            t->memref->size != g->root.size)
           return false;
       }
-      return true;
-    };
-    if (!whole(u)) return false;
-    for (size_t m : into.members)
-      if (!whole(units_[m])) return false;
+    }
     return true;
   }
 
-  bool fits(const PlacementUnit& u, const SharedRoot& into) const {
-    if (into.space != u.root.space || into.size < u.root.size || !dynamicCompatible(u, into)) return false;
+  Fit fit(const PlacementUnit& u, const SharedRoot& into) const {
+    if (into.space != u.root.space || into.size < u.root.size) return Fit::No;
     for (size_t m : into.members)
       for (int a : u.identities)
         for (int b : units_[m].identities)
-          if (!mayShare(a, b)) return false;
-    return true;
+          if (!mayShare(a, b)) return Fit::No;
+    return mergeable(u, into) ? Fit::Merge : Fit::ShareAddress;
   }
 
   /// First fit, largest first (ties in statement order), per space.
@@ -98,13 +101,17 @@ class PyPtoPlanner {
                      [&](size_t a, size_t b) { return units_[a].root.size > units_[b].root.size; });
     for (size_t i : order) {
       const PlacementUnit& u = units_[i];
-      auto into = std::find_if(shared_.begin(), shared_.end(), [&](const SharedRoot& s) { return fits(u, s); });
-      if (into == shared_.end()) {
-        shared_.push_back(SharedRoot{u.root.space, {i}, u.root.size, u.alignment});
-      } else {
-        into->members.push_back(i);
-        into->alignment = std::max(into->alignment, u.alignment);
+      bool placed = false;
+      for (SharedRoot& into : shared_) {
+        const Fit f = fit(u, into);
+        if (f == Fit::No) continue;
+        into.members.push_back(i);
+        into.merged.push_back(f == Fit::Merge);
+        into.alignment = std::max(into.alignment, u.alignment);
+        placed = true;
+        break;
       }
+      if (!placed) shared_.push_back(SharedRoot{u.root.space, {i}, {true}, u.root.size, u.alignment});
     }
     // Addresses go out in the order the surviving roots are written.
     std::sort(shared_.begin(), shared_.end(), [&](const SharedRoot& a, const SharedRoot& b) {
@@ -127,7 +134,16 @@ class PyPtoPlanner {
                                           capacityText(target_, s.space) + "; root '" + survivor.root.name +
                                           "' (" + std::to_string(s.size) + " bytes) does not fit");
       cursor[s.space] = addr + s.size;
-      for (size_t m : s.members) out[units_[m].root.name] = RootPlacement{survivor.root.name, addr, s.size};
+      const PlacementUnit* mergedInto = nullptr;
+      for (size_t i = 0; i < s.members.size(); ++i) {
+        const PlacementUnit& member = units_[s.members[i]];
+        if (!s.merged[i]) {
+          out[member.root.name] = RootPlacement{member.root.name, addr, member.root.size};
+          continue;
+        }
+        if (!mergedInto) mergedInto = &member;
+        out[member.root.name] = RootPlacement{mergedInto->root.name, addr, mergedInto->root.size};
+      }
     }
     return out;
   }

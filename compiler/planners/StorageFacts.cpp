@@ -301,6 +301,13 @@ std::optional<int64_t> StorageFacts::constantTrips(int loop) const {
   return *stop <= *start ? 0 : (*stop - *start + *step - 1) / *step;
 }
 
+bool StorageFacts::insideControlFlow(int point) const {
+  if (innermostLoop(point) >= 0) return true;
+  for (const BranchExtent& b : branches_)
+    if (b.cond < point && point < b.end) return true;
+  return false;
+}
+
 int StorageFacts::innermostLoop(int point) const {
   int best = -1;
   for (size_t i = 0; i < loops_.size(); ++i)
@@ -424,6 +431,12 @@ int64_t tileBytes(const Type& t) { return t.rows() * t.cols() * dtypeSize(t.dtyp
 
 bool hasRuntimeValid(const Type& t) {
   return t.valid && (!(*t.valid)[0].isConst() || !(*t.valid)[1].isConst());
+}
+
+bool hasDynamicValidExtents(const Type& t) {
+  for (int axis = 0; axis < 2; ++axis)
+    if (const Extent e = t.validExtent(axis); !e.isConst() || e.value <= 0) return true;
+  return false;
 }
 
 }  // namespace ptodiff::storage

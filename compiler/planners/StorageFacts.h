@@ -103,6 +103,8 @@ class StorageFacts {
   std::optional<int64_t> constantTrips(int loop) const;
   /// The innermost loop containing `point` (header and backedge included), or -1.
   int innermostLoop(int point) const;
+  /// Whether `point` lies inside a loop or an If arm (user control flow).
+  bool insideControlFlow(int point) const;
 
   /// Scalar SSA facts for alignment proofs: the defining expression of a scalar Assign, and the For
   /// statement of an induction variable.
@@ -169,5 +171,8 @@ bool samePhysicalTile(const Type& a, const Type& b);
 int64_t tileBytes(const Type& t);
 /// Whether any valid extent of `t` is not a compile-time constant.
 bool hasRuntimeValid(const Type& t);
+/// Whether the lowering must track `t`'s valid extents at run time: a runtime extent, or a constant
+/// extent of zero (V6, W17) — the Buffer handle of such a tile is dynamic.
+bool hasDynamicValidExtents(const Type& t);
 
 }  // namespace ptodiff::storage

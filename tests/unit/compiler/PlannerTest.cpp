@@ -109,6 +109,46 @@ TEST(PlannerPyPto, MergesRuntimeValidStorageOnlyWithTheSamePhysicalType) {
   EXPECT_EQ(same["y"].base, same["x"].base);
 }
 
+// V9 with V5: merged storage is one Buffer handle, so dynamic storage merges only where that handle
+// could stay dynamic: every member in straight-line code and covering its root. Otherwise the two
+// roots stay apart at one address, since their lifetimes are disjoint (fuzz seed 1 cases 99, 249).
+TEST(PlannerPyPto, DynamicStorageSharesOnlyAnAddressWithStorageReadInsideALoop) {
+  const std::string params = std::string(kParams) + ", n: pl.Scalar[pl.INDEX]";
+  const std::string body =
+      "        x = pl.tile.load(a, [0, 0], [16, 64], valid_shape=[n, 64])\n"
+      "        o0 = pl.tile.store(x, [0, 0], out)\n"
+      "        y = pl.tile.load(a, [0, 0], [16, 64])\n"
+      "        for i, (acc,) in pl.range(2, init_values=(o0,)):\n"
+      "            o1 = pl.tile.store(y, [0, 0], acc)\n"
+      "            r = pl.yield_(o1)\n"
+      "        return r\n";
+  std::map<std::string, MemRef> m = memrefs(plan(params, body, Planner::PYPTO));
+  EXPECT_NE(m["y"].base, m["x"].base);
+  EXPECT_EQ(m["y"].offset, m["x"].offset);
+  EXPECT_NO_THROW(lowerUpTo(parseVerified(kernelProgram(params, body, "pl.Tensor[[16, 64], pl.FP32]")),
+                            contextFor(Planner::PYPTO), "LowerTileToBuffer"));
+}
+
+// V6, V11: a set_validshape makes storage dynamic even with constant extents, as a zero extent does;
+// neither merges with storage a window is cut from (fuzz seed 1 cases 47, 50: V9 in the lowering).
+TEST(PlannerPyPto, SetterOrZeroValidStorageNeverMergesWithAWindowedRoot) {
+  for (const char* dynamicTile : {"        x = pl.tile.load(a, [0, 0], [16, 64])\n"
+                                  "        xs = pl.tile.set_validshape(x, 4, 64)\n",
+                                  "        xs = pl.tile.load(a, [0, 0], [16, 64], valid_shape=[0, 64])\n"}) {
+    const std::string body = std::string(dynamicTile) +
+                             "        o0 = pl.tile.store(xs, [0, 0], out)\n"
+                             "        y = pl.tile.load(a, [0, 0], [16, 64])\n"
+                             "        w = pl.tile.slice(y, [8, 64], [8, 0])\n"
+                             "        o1 = pl.tile.store(w, [0, 0], o0)\n"
+                             "        return o1\n";
+    SCOPED_TRACE(dynamicTile);
+    std::map<std::string, MemRef> m = memrefs(plan(kParams, body, Planner::PYPTO));
+    EXPECT_NE(m["y"].base, m["xs"].base);
+    EXPECT_NO_THROW(lowerUpTo(parseVerified(kernelProgram(kParams, body, "pl.Tensor[[16, 64], pl.FP32]")),
+                              contextFor(Planner::PYPTO), "LowerTileToBuffer"));
+  }
+}
+
 TEST(PlannerDsaRp, KeepsEveryIdentitysRootAndSharesAddressesOnlyAcrossDisjointLifetimes) {
   Program p = plan(kParams, kChain, Planner::DSA_RP);
   std::map<std::string, MemRef> m = memrefs(p);
