@@ -301,8 +301,8 @@ class BufferMachine : public KernelWalker<BufferMachine, Value> {
     const std::string srcName = operandName(e, 0), dstName = operandName(e, 1);
     requireNonEmpty(domain, "the destination " + dstName + "'s");
     requireRegionInside(src, srcName, 0, 0, domain[0], domain[1], "the destination's valid region");
-    require(checkOverlap("buffer.copy", footprintOf(dst, dstName, 0, 0, domain),
-                         {footprintOf(src, srcName, 0, 0, domain)}, opInfo(e.op).effects.inPlaceSafe));
+    require(checkTransferOverlap("buffer.copy", footprintOf(dst, dstName, 0, 0, domain),
+                                 footprintOf(src, srcName, 0, 0, domain)));
     machine_.scatter(dst, 0, 0, machine_.gather(src, 0, 0, domain[0], domain[1]), machine_.newEvent());
   }
 
@@ -314,8 +314,8 @@ class BufferMachine : public KernelWalker<BufferMachine, Value> {
     const std::string srcName = operandName(e, 0), dstName = operandName(e, 3);
     requireNonEmpty(domain, "the destination " + dstName + "'s");
     requireRegionInside(src, srcName, r0, c0, domain[0], domain[1], "the window");
-    require(checkOverlap("buffer.extract", footprintOf(dst, dstName, 0, 0, domain),
-                         {footprintOf(src, srcName, r0, c0, domain)}, opInfo(e.op).effects.inPlaceSafe));
+    require(checkTransferOverlap("buffer.extract", footprintOf(dst, dstName, 0, 0, domain),
+                                 footprintOf(src, srcName, r0, c0, domain)));
     machine_.scatter(dst, 0, 0, machine_.gather(src, r0, c0, domain[0], domain[1]), machine_.newEvent());
   }
 

@@ -165,4 +165,22 @@ std::optional<Hazard> checkOverlap(std::string_view op, const OperandFootprint& 
   return std::nullopt;
 }
 
+bool exactSelfCopy(const OperandFootprint& dst, const OperandFootprint& src) {
+  const Handle &d = *dst.handle, &s = *src.handle;
+  if (d.space != s.space || d.dtype() != s.dtype() || dst.rows != src.rows || dst.cols != src.cols) return false;
+  const ElementAddressing da(d.geom), sa(s.geom);
+  for (int64_t i = 0; i < dst.rows; ++i)
+    for (int64_t j = 0; j < dst.cols; ++j)
+      if (d.base + da.offset(dst.r0 + i, dst.c0 + j) != s.base + sa.offset(src.r0 + i, src.c0 + j)) return false;
+  return true;
+}
+
+std::optional<Hazard> checkTransferOverlap(std::string_view op, const OperandFootprint& dst,
+                                           const OperandFootprint& src) {
+  std::optional<Hazard> overlap = checkOverlap(op, dst, {src}, /*inPlaceSafe=*/false);
+  // Only an overlapping pair pays for the lane-by-lane comparison.
+  if (overlap && exactSelfCopy(dst, src)) return std::nullopt;
+  return overlap;
+}
+
 }  // namespace ptodiff

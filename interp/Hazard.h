@@ -11,7 +11,8 @@
 //                 not hold whole boxes
 //   reserved      a Vec buffer touches the target's reserved scratch range
 //   overlap       an op's destination bytes overlap a source's bytes without being the identical
-//                 window, or overlap at all for ops that cannot run in place
+//                 window, or overlap at all for ops that cannot run in place (a transfer may be an
+//                 exact self-copy, a no-op: checkTransferOverlap)
 //   live-clobber  (planned Tile) a read finds another write event than the value expects
 //   capacity      addressless allocations exceed a space's usable capacity
 //   valid         a valid extent exceeds the physical shape, a runtime window does not fit its
@@ -107,5 +108,18 @@ struct OperandFootprint {
 /// destination's, unless `inPlaceSafe` and the two are the identical window.
 std::optional<Hazard> checkOverlap(std::string_view op, const OperandFootprint& dst,
                                    const std::vector<OperandFootprint>& sources, bool inPlaceSafe);
+
+/// Whether copying `src`'s region onto `dst`'s region moves every lane's bits onto themselves: same
+/// space and dtype, same region extents, and each lane (i, j) at the same byte address on both
+/// sides (so layout, pitch and base agree wherever the copy reaches).
+bool exactSelfCopy(const OperandFootprint& dst, const OperandFootprint& src);
+
+/// The overlap check of a transfer (move, copy, extract, assemble's source write, an in-place
+/// result's input copy): such an op cannot run in place, except that an exact self-copy
+/// (exactSelfCopy) writes each byte with the bits it already holds and is therefore a no-op
+/// (docs/decisions.md, "Exact self-copies pass the overlap checker"); any other shared byte is
+/// `hazard: overlap` with checkOverlap's message.
+std::optional<Hazard> checkTransferOverlap(std::string_view op, const OperandFootprint& dst,
+                                           const OperandFootprint& src);
 
 }  // namespace ptodiff

@@ -312,6 +312,12 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
     names_.clear();
   }
 
+  /// A transfer's check: no shared byte unless the copy is an exact self-copy (checkTransferOverlap).
+  void requireTransferClear(const Expr& call, const OperandFootprint& dst, const OperandFootprint& source) {
+    require(checkTransferOverlap(opInfo(call.op).spelling, dst, source));
+    names_.clear();
+  }
+
   // ---- views ----
 
   /// A view's window against its MemRef: the MemRef names its source's storage (on entry, for a
@@ -502,7 +508,8 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
     return finish(std::move(out));
   }
 
-  /// move and extract: a copy of a region into the result's storage; neither runs in place.
+  /// move and extract: a copy of a region into the result's storage; neither runs in place (an
+  /// exact self-copy is a no-op, not an overlap).
   Value copyOut(const Expr& e) {
     const PlannedTile& src = tileArg(e, 0);
     const TileMeta meta = metaOf(e);
@@ -514,8 +521,8 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
       valid = tileops::sliceValid(src.meta.rows, src.meta.cols, src.validRows, src.validCols, meta, r0, c0, std::nullopt);
     }
     Result out = produce(e, valid);
-    requireNoOverlap(e, footprintOf(out.tile, currentBinder(), 0, 0, valid[0], valid[1]),
-                     {footprintOf(src, operandName(e, 0), r0, c0, valid[0], valid[1])}, opInfo(e.op).effects.inPlaceSafe);
+    requireTransferClear(e, footprintOf(out.tile, currentBinder(), 0, 0, valid[0], valid[1]),
+                         footprintOf(src, operandName(e, 0), r0, c0, valid[0], valid[1]));
     const TileValue in = readTile(src, operandName(e, 0), r0, c0, valid[0], valid[1]);
     const TileValue result = e.op == Opcode::TileExtract ? tileops::extract(in, meta, r0, c0) : tileops::move(in, meta);
     write(out, result, 0, 0, valid[0], valid[1], newEvent(e));
@@ -530,8 +537,8 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
       out.expected = *input.expected;
       return;
     }
-    requireNoOverlap(e, footprintOf(out.tile, currentBinder(), 0, 0, input.validRows, input.validCols),
-                     {footprintOf(input, inputName, 0, 0, input.validRows, input.validCols)}, /*inPlaceSafe=*/false);
+    requireTransferClear(e, footprintOf(out.tile, currentBinder(), 0, 0, input.validRows, input.validCols),
+                         footprintOf(input, inputName, 0, 0, input.validRows, input.validCols));
     write(out, inputValue, 0, 0, input.validRows, input.validCols, newEvent(e, " (copy of " + inputName + ")"));
   }
 
@@ -544,8 +551,8 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
     const TileValue result = tileops::assemble(t, s, off[0], off[1]);  // window fit and valid union
     Result out = produce(e, {result.validRows, result.validCols});
     startFromInput(e, out, target, targetName, t);
-    requireNoOverlap(e, footprintOf(out.tile, currentBinder(), off[0], off[1], source.meta.rows, source.meta.cols),
-                     {footprintOf(source, sourceName, 0, 0, source.meta.rows, source.meta.cols)}, /*inPlaceSafe=*/false);
+    requireTransferClear(e, footprintOf(out.tile, currentBinder(), off[0], off[1], source.meta.rows, source.meta.cols),
+                         footprintOf(source, sourceName, 0, 0, source.meta.rows, source.meta.cols));
     write(out, result, off[0], off[1], source.meta.rows, source.meta.cols, newEvent(e));
     return finish(std::move(out));
   }

@@ -319,15 +319,21 @@ void CaseRunner::runTileAndOracle(const Program& program, const Function& kernel
       oracle.detail = "the oracle's run ends in " + std::string(runStatusName(ref.status)) +
                       " where the Tile interpreter passes: " + located(ref.diagnostic);
     } else {
+      // Every failing tensor is reported (oracle.md, "Verdict detail"), in parameter order; the
+      // row's kind is the first of DESIGN.md's order among them (invalid-program before oracle).
       int64_t judged = 0;
       for (const TensorVerdict& tv : compareOutputs(kernel, r.final, ref.tensors)) {
         judged += tv.judged;
-        if (tv.pass() || oracle.kind != VerdictKind::Pass) continue;
-        oracle.kind = tv.invalidProgram() ? VerdictKind::InvalidProgram : VerdictKind::Oracle;
-        oracle.detail = describeVerdict(tv);
+        if (tv.pass()) continue;
+        if (tv.invalidProgram()) oracle.kind = VerdictKind::InvalidProgram;
+        else if (oracle.kind == VerdictKind::Pass) oracle.kind = VerdictKind::Oracle;
+        oracle.tensorDetails.push_back(describeVerdict(tv));
       }
-      if (oracle.kind == VerdictKind::Pass)
+      if (oracle.kind == VerdictKind::Pass) {
         oracle.detail = std::to_string(judged) + " element(s) within the " + ref.profile + " bound";
+      } else {
+        for (const std::string& d : oracle.tensorDetails) oracle.detail += (oracle.detail.empty() ? "" : "; ") + d;
+      }
     }
   } catch (const std::exception& e) {
     oracle.kind = VerdictKind::Crash;

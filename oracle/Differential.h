@@ -74,7 +74,8 @@ struct StageVerdict {
                           // crash inside a pass), else `stage`
   std::string op;       // the op involved ("tile.add"), when the failure is located at a statement
   std::string planner;  // "PYPTO", "DSA_RP", "PTOAS"; empty for planner-independent stages
-  std::string detail;   // one line for people
+  std::string detail;   // one line for people (the oracle row: every tensorDetails entry, "; "-joined)
+  std::vector<std::string> tensorDetails;      // oracle row: one describeVerdict line per failing tensor
   std::optional<Diagnostic> diagnostic;        // located, when the failure has a statement
   std::optional<ElementDifference> difference;  // sentinel, mismatch, uninit
   std::string replay;   // the command that replays this row

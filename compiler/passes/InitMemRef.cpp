@@ -147,14 +147,17 @@ class FunctionPlanner {
 
   void rejectPlannedInput() {
     for (const TileValue& v : facts_.values())
-      if (v.type.memref)
+      if (v.type.memref) {
+        const bool call = v.call && v.call->kind == Expr::Kind::Call;
         failPass(kPassName, program_, v.binder->loc,
-                 "'" + v.binder->name + "' already names planned storage (pl.MemRef(" + v.type.memref->base +
+                 "[P18] " + std::string(call ? opInfo(v.call->op).spelling : "tile") + ": '" + v.binder->name +
+                     "' already names planned storage (pl.MemRef(" + v.type.memref->base +
                      ", ...)); expected an unplanned Tile program (InitMemRef plans every kernel once)");
+      }
     std::vector<Root> roots = collectRoots(fn_);
     if (!roots.empty())
       failPass(kPassName, program_, roots.front().stmt->loc,
-               "'" + roots.front().name +
+               "[P18] tile.alloc: '" + roots.front().name +
                    "' is a storage root (pl.tile.alloc); expected an unplanned Tile program without storage roots");
   }
 
@@ -434,13 +437,20 @@ class InitMemRefPass final : public Pass {
       if (!isPlannedKernel(f)) continue;
       StorageFacts facts(f);
       for (const TileValue& v : facts.values())
-        if (v.isAssign() && !v.type.memref)
+        if (v.isAssign() && !v.type.memref) {
+          const bool call = v.call && v.call->kind == Expr::Kind::Call;
           out.push_back(Diagnostic{Severity::Error, program.source ? program.source->name : "", v.binder->loc,
-                                   "InitMemRef left '" + v.binder->name + "' without a pl.MemRef", {}});
+                                   "InitMemRef: [P18] " + std::string(call ? opInfo(v.call->op).spelling : "tile") +
+                                       ": '" + v.binder->name +
+                                       "' was left without a pl.MemRef; expected storage on every assigned Tile value",
+                                   {}});
+        }
       for (const Root& r : collectRoots(f))
         if (r.addr)
           out.push_back(Diagnostic{Severity::Error, program.source ? program.source->name : "", r.stmt->loc,
-                                   "InitMemRef placed root '" + r.name + "' at an address", {}});
+                                   "InitMemRef: [P1] tile.alloc: root '" + r.name +
+                                       "' was placed at an address; expected addressless roots (PlanMemory places)",
+                                   {}});
     }
     return out;
   }

@@ -88,8 +88,9 @@ class DsaRpPlanner {
     int64_t together = u.root.size;
     for (const auto& [j, addr] : addr_)
       if (units_[j].root.space == u.root.space && liveTogether(u, units_[j])) together += units_[j].root.size;
-    fail(u.root.stmt->loc, "root '" + u.root.name + "' (" + std::to_string(u.root.size) + " bytes of " +
-                               std::string(memSpaceName(u.root.space)) + ") finds no free range: it is live together with " +
+    fail(u.root.stmt->loc, "[P1] tile.alloc: root '" + u.root.name + "' (" + std::to_string(u.root.size) +
+                               " bytes of " + std::string(memSpaceName(u.root.space)) +
+                               ") finds no free range: it is live together with " +
                                std::to_string(together) + " bytes in all, but " + capacityText(target_, u.root.space));
   }
 };

@@ -167,8 +167,8 @@ std::vector<PlacementUnit> placementUnits(const StorageFacts& facts, const Alias
   std::map<std::string, size_t> index;
   for (const Root& r : roots) {
     if (r.addr)
-      fail(r.stmt->loc, "root '" + r.name + "' already has an address (addr=" + std::to_string(*r.addr) +
-                            "); expected the unplaced roots InitMemRef makes");
+      fail(r.stmt->loc, "[P1] tile.alloc: root '" + r.name + "' already has an address (addr=" +
+                            std::to_string(*r.addr) + "); expected the unplaced roots InitMemRef makes");
     PlacementUnit u;
     u.root = r;
     u.tiles = tiles[r.name];
@@ -199,7 +199,9 @@ std::vector<PlacementUnit> placementUnits(const StorageFacts& facts, const Alias
     const TileValue* v = facts.value(identity);
     auto it = v && v->type.memref ? index.find(v->type.memref->base) : index.end();
     if (it == index.end()) {
-      fail(v ? v->binder->loc : SourceLoc{}, "'" + (v ? v->binder->name : std::string("?")) +
+      const bool call = v && v->call && v->call->kind == Expr::Kind::Call;
+      fail(v ? v->binder->loc : SourceLoc{}, "[P18] " + std::string(call ? opInfo(v->call->op).spelling : "tile") +
+                                                 ": '" + (v ? v->binder->name : std::string("?")) +
                                                  "' names no storage root; expected InitMemRef's output");
       continue;  // `fail` throws; never place an identity without a root
     }

@@ -17,7 +17,7 @@ bool planPtoas(Function& kernel, const Program& program, const Target& target) {
       SourceLoc at = kernel.loc;
       for (const Root& r : roots)
         if (r.space == space) at = r.stmt->loc;
-      fail(at, "the " + std::string(memSpaceName(space)) + " roots need " + std::to_string(bytes) +
+      fail(at, "[P1] tile.alloc: the " + std::string(memSpaceName(space)) + " roots need " + std::to_string(bytes) +
                    " bytes together (PTOAS gives every identity its own range), but " + capacityText(target, space));
     }
   return false;

@@ -129,7 +129,7 @@ class PyPtoPlanner {
       const int64_t addr = alignUp(cursor[s.space], s.alignment);
       const int64_t usable = target_.space(s.space).usableEnd();
       if (addr + s.size > usable)
-        fail(survivor.root.stmt->loc, std::string(memSpaceName(s.space)) + " storage needs " +
+        fail(survivor.root.stmt->loc, "[P1] tile.alloc: " + std::string(memSpaceName(s.space)) + " storage needs " +
                                           std::to_string(addr + s.size) + " bytes after reuse, but " +
                                           capacityText(target_, s.space) + "; root '" + survivor.root.name +
                                           "' (" + std::to_string(s.size) + " bytes) does not fit");

@@ -21,6 +21,7 @@
 #include "fuzz/campaign/Digest.h"
 #include "fuzz/campaign/Report.h"
 #include "fuzz/campaign/Reproducer.h"
+#include "fuzz/reduce/Reducer.h"
 
 #ifndef PTODIFF_VERSION
 #define PTODIFF_VERSION "unknown"
@@ -132,6 +133,30 @@ Shrunk shrinkTo(uint64_t seed, int size, const CampaignConfig& config, const Cas
   return best;
 }
 
+/// The structural reducer judged by the campaign's own runner, so the reproducer keeps the
+/// campaign's signature whatever runner is configured. `verdict` becomes the reduced program's.
+ReduceState reduceWithRunner(ReduceState start, const CaseRunner& runner, const std::string& signature, double seconds,
+                             Verdict& verdict) {
+  auto shows = [&](const ReduceState& s, Verdict* out) {
+    const CaseOutcome o = runner(s.program, {s.spec});
+    for (const Verdict& f : o.failures)
+      if (signatureOf(f) == signature) {
+        if (out) *out = f;
+        return true;
+      }
+    return false;
+  };
+  try {
+    ReduceOptions options;
+    options.seconds = seconds;
+    ReduceResult r = reduceProgram(start, [&](const ReduceState& s) { return shows(s, nullptr); }, options);
+    if (r.stats.accepted > 0 && shows(r.best, &verdict)) return std::move(r.best);
+  } catch (const std::exception&) {
+    // A program the reducer cannot take (it does not verify once re-parsed) stays as shrunk.
+  }
+  return start;
+}
+
 /// Consumes one slot in case order: counts, digest, dedup, shrinking and the reproducer.
 void consume(Slot& slot, uint64_t g, const CampaignConfig& config, const CaseRunner& runner, CampaignState& state,
              CampaignResult& result, bool keepRecords, Clock::time_point start) {
@@ -168,15 +193,21 @@ void consume(Slot& slot, uint64_t g, const CampaignConfig& config, const CaseRun
     double budget = config.shrinkSeconds;
     if (config.timeSeconds) budget = std::min(budget, std::max(0.0, *config.timeSeconds - secondsSince(start)));
     Shrunk shrunk = shrinkTo(rec.firstCaseSeed, caseSize(g), config, runner, signature, budget, slot.generated, v);
-    state.phaseSeconds["shrinking"] += secondsSince(shrinkStart);
-    rec.statementsAfter = countStatements(shrunk.generated.program);
-    const fs::path rel = fs::path("repro") / reproducerName(signature);
-    rec.replayCommand = replayCommand(fs::path(config.outDir) / rel, config.stepBudget);
-    ReproducerInfo info{signature,          shrunk.verdict,      config.seed,       g, rec.firstCaseSeed,
-                        rec.statementsBefore, rec.statementsAfter, rec.replayCommand};
     const std::vector<CaseSpec> specs = caseSpecsFor(shrunk.generated, config);
     const size_t set = std::min(shrunk.verdict.scalarSet, specs.size() - 1);
-    writeReproducer(fs::path(config.outDir) / rel, shrunk.generated.program, specs[set], info);
+    Verdict verdict = shrunk.verdict;
+    // RapidCheck shrinks the generator's choices; the structural reducer then edits the program
+    // itself, with the same cap (spec/fuzz.md, "Campaign").
+    ReduceState reduced{shrunk.generated.program.clone(), specs[set]};
+    if (config.timeSeconds) budget = std::min(budget, std::max(0.0, *config.timeSeconds - secondsSince(start)));
+    if (budget > 0) reduced = reduceWithRunner(std::move(reduced), runner, signature, budget, verdict);
+    state.phaseSeconds["shrinking"] += secondsSince(shrinkStart);
+    rec.statementsAfter = countStatements(reduced.program);
+    const fs::path rel = fs::path("repro") / reproducerName(signature);
+    rec.replayCommand = replayCommand(fs::path(config.outDir) / rel, config.stepBudget);
+    ReproducerInfo info{signature,          verdict,             config.seed,       g, rec.firstCaseSeed,
+                        rec.statementsBefore, rec.statementsAfter, rec.replayCommand};
+    writeReproducer(fs::path(config.outDir) / rel, reduced.program, reduced.spec, info);
     rec.reproducer = rel.string();
   }
 }

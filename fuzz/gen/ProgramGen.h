@@ -50,6 +50,11 @@ struct GenConfig {
   std::optional<FeatureSet> features;
   /// Upper bound on a tile's element count (rows x cols), keeping interpretation fast.
   int64_t maxTileElements = 2048;
+  /// Upper bound on the Vec bytes of the kernel's own storage (every fresh tile counted once,
+  /// wherever it is defined). The kernel must fit the target under every planner, and PTOAS gives
+  /// every identity its own range (semantics.md §3) while the compiler adds copies of its own:
+  /// half of a2a3's 188416 usable bytes leaves them room. Once reached, blocks end early.
+  int64_t maxVecStorageBytes = 96 * 1024;
   /// Magnitude bounds every FP32 / FP16 value stays within; an op whose interval would leave
   /// them gets clamped operands (maximums/minimums) or is not generated.
   double fp32Bound = 1.0e6;

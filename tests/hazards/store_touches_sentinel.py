@@ -1,11 +1,13 @@
 # pypto.program: store_touches_sentinel
-# expect: mismatch: out[15, 8]
+# expect: sentinel: out[15, 8]
+# reference: ../programs/partial_store.py
 # expected-outputs: ../programs/expected/partial_store
 # tests/programs/partial_store.py lowered with one stale valid extent: p's buffer keeps the 4-row
 # valid region of an older version where the Tile program has 3 rows (PyPTO #2149/#1395 class:
 # valid_shape lost or widened on the way down). Load and store agree with the descriptor, so no
 # Buffer checker fires, but the store writes row 15 of out, which the Tile program never stores:
-# the sentinel at out[15, 8] is overwritten.
+# the sentinel at out[15, 8] is overwritten. semantics.md §7: an element not written by the Tile
+# semantics that changes is a `sentinel` verdict, not a `mismatch` (which is for written elements).
 import pypto.language as pl
 
 

@@ -7,6 +7,7 @@
 #include "tools/ptodiff/CompileCommand.h"
 #include "tools/ptodiff/FuzzCommand.h"
 #include "tools/ptodiff/InterpCommand.h"
+#include "tools/ptodiff/ReduceCommand.h"
 #include "tools/ptodiff/RunCommand.h"
 
 namespace {
@@ -35,6 +36,8 @@ int main(int argc, char** argv) {
   const FuzzCommands fuzz = addFuzzCommands(app, fuzzOptions, replayOptions);
   RunOptions runOptions;
   CLI::App* run = addRunCommand(app, runOptions);
+  ReduceCommandOptions reduceOptions;
+  CLI::App* reduce = addReduceCommand(app, reduceOptions);
 
   try {
     app.parse(argc, argv);
@@ -56,6 +59,7 @@ int main(int argc, char** argv) {
     if (fuzz.fuzz->parsed()) return runFuzzCommand(fuzzOptions);
     if (fuzz.replay->parsed()) return runReplayCommand(replayOptions, sources);
     if (run->parsed()) return runRunCommand(runOptions, sources);
+    if (reduce->parsed()) return runReduceCommand(reduceOptions, sources);
     return kExitBadInput;  // unreachable: CLI11 requires a subcommand
   } catch (const DiagnosticError& e) {
     std::cout.flush();

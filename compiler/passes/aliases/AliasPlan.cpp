@@ -48,6 +48,31 @@ MemRef rebaseView(const MemRef& annotation, const MemRef& sourceBefore, const Me
   return out;
 }
 
+/// Whether some op of the kernel can read lanes outside a tile's valid region (semantics.md §2): a
+/// setter that grows the region exposes them, assemble writes its whole source window, and a binary
+/// op reads its right operand over the left operand's valid region. Elsewhere they are unobservable,
+/// so a copy of the valid region alone is exact.
+bool observesInvalidLanes(const StorageFacts& facts) {
+  for (const TileValue& v : facts.values()) {
+    if (!v.call || v.call->kind != Expr::Kind::Call) continue;
+    OpFamily f = opInfo(v.call->op).family;
+    if (f == OpFamily::SetValidShape || f == OpFamily::Assemble) return true;
+    if (f == OpFamily::Binary && v.call->args.size() >= 2) {
+      Type lhs = v.call->args[0]->type, rhs = v.call->args[1]->type;
+      lhs.canonicalizeValid();
+      rhs.canonicalizeValid();
+      if (lhs.valid != rhs.valid) return true;
+    }
+  }
+  return false;
+}
+
+/// A valid shape a setter can state: every extent a constant or a scalar name.
+bool printableValid(const ValidShape& valid) {
+  return valid &&
+         std::all_of(valid->begin(), valid->end(), [](const Extent& e) { return e.kind != Extent::Kind::Dynamic; });
+}
+
 bool isElementwise(const Expr* call) {
   if (!call || call->kind != Expr::Kind::Call) return false;
   OpFamily f = opInfo(call->op).family;
@@ -61,7 +86,8 @@ struct Rejected {
 
 class Materializer {
  public:
-  Materializer(const Function& fn, bool selected) : fn_(fn), selected_(selected), facts_(fn) {
+  Materializer(const Function& fn, bool selected)
+      : fn_(fn), selected_(selected), facts_(fn), keepInvalidLanes_(!selected && observesInvalidLanes(facts_)) {
     for (const Root& r : collectRoots(fn)) {
       state_.rootSize[r.name] = r.size;
       state_.rootSpace[r.name] = r.space;
@@ -80,6 +106,10 @@ class Materializer {
     }
     for (const TileValue& v : facts_.values())
       if (v.isAssign() && state_.nominal.count(v.slot)) state_.plan.memrefs[v.slot] = state_.nominal.at(v.slot);
+    // A setter viewing a kernel value lives in that value's final storage (a later retarget may move it).
+    for (auto& [stmt, moves] : state_.plan.beforeStmt)
+      for (PlannedMove& m : moves)
+        if (m.viewOfSlot >= 0) m.type.memref = state_.nominal.at(m.viewOfSlot);
     out.plan = std::move(state_.plan);
     return out;
   }
@@ -101,7 +131,42 @@ class Materializer {
   const Function& fn_;
   bool selected_;
   StorageFacts facts_;
+  // Copies keep the lanes outside the valid region. Unselected kernels only: the copy's setters would
+  // make a carry's handle dynamic inside a loop and may set a window's valid shape, which the Buffer
+  // path rejects (V5). A growing setter cannot reach a copy there (setters need an allocation-backed
+  // tile, V5); assemble and a binary operand still can (an approximation, docs/lowering.md).
+  bool keepInvalidLanes_;
   State state_;
+
+  /// Plans the copy `name` of `source` (a kernel value's `sourceSlot`, or -1 for a planned scratch
+  /// whose storage `sourceType` names) into `destination`. `tile.move` copies only the valid region,
+  /// so where a later point may read the other lanes (a growing setter, assemble, a binary operand)
+  /// the whole tile is copied and the copy narrowed again:
+  ///   name_whole_src = set_validshape(source, R, C)   (a view of the source)
+  ///   name_whole     = move(name_whole_src)           (every lane, into `destination`)
+  ///   name           = set_validshape(name_whole, vr, vc)
+  /// A runtime extent with no name to state it keeps the plain move (approximation).
+  void planCopy(std::vector<PlannedMove>& out, const std::string& name, const std::string& source, int sourceSlot,
+                const Type& sourceType, const MemRef& destination, SourceLoc loc) {
+    Type copy = moveType(sourceType);
+    copy.memref = destination;
+    const bool sourceStorageKnown =
+        sourceSlot >= 0 ? state_.nominal.count(sourceSlot) > 0 : sourceType.memref.has_value();
+    if (!keepInvalidLanes_ || !copy.valid || !printableValid(copy.valid) || !sourceStorageKnown) {
+      out.push_back(PlannedMove{name, source, copy, loc});
+      return;
+    }
+    const std::string whole = freshName(name + "_whole");
+    const std::string wholeSource = freshName(name + "_whole_src");
+    Type widened = sourceType;
+    widened.valid.reset();
+    if (sourceSlot >= 0) widened.memref = state_.nominal.at(sourceSlot);
+    Type wholeCopy = moveType(widened);
+    wholeCopy.memref = destination;
+    out.push_back(PlannedMove{wholeSource, source, widened, loc, true, sourceSlot});
+    out.push_back(PlannedMove{whole, wholeSource, wholeCopy, loc});
+    out.push_back(PlannedMove{name, whole, copy, loc, true});
+  }
 
   // ---- names and storage ----
 
@@ -245,10 +310,9 @@ class Materializer {
     for (size_t k : copies) {
       const Expr& init = *inits[k];
       MemRef c = freshRoot(iterArgs[k].type.space, tileBytes(iterArgs[k].type), s.loc);
-      Type t = moveType(init.type);
-      t.memref = c;
       std::string name = freshName(init.name + "_in");
-      state_.plan.beforeStmt[&s].push_back(PlannedMove{name, init.name, t, s.loc});
+      planCopy(state_.plan.beforeStmt[&s], name, init.name, init.kind == Expr::Kind::Name ? init.slot : -1,
+               init.type, c, s.loc);
       state_.plan.replaceOperand[{&s, k}] = name;
       canon[k] = c;
     }
@@ -413,24 +477,29 @@ class Materializer {
   /// destination is written; swaps, cycles and fanout follow.
   void schedule(const YieldStmt& y, const std::vector<Transfer>& transfers) {
     std::vector<PlannedMove>& before = state_.plan.beforeStmt[&y];
-    std::map<int, std::string> snapshot;  // source slot -> scratch name
+    struct Snapshot {
+      std::string name;
+      Type type;  // its storage is the scratch
+    };
+    std::map<int, Snapshot> snapshot;  // source slot -> its scratch copy
     for (const Transfer& t : transfers) {
       std::optional<MemRef> src = exactOf(t.value->slot);
       bool overlaps = !src;
       for (const Transfer& d : transfers) overlaps = overlaps || (src && mayOverlap(*src, d.destination));
       if (!overlaps || snapshot.count(t.value->slot)) continue;
-      Type st = moveType(t.value->type);
-      st.memref = freshRoot(st.space, tileBytes(st), y.loc);
+      const MemRef scratch = freshRoot(t.value->type.space, tileBytes(t.value->type), y.loc);
       std::string name = freshName(t.value->name + "_snap");
-      before.push_back(PlannedMove{name, t.value->name, st, y.loc});
-      snapshot[t.value->slot] = name;
+      planCopy(before, name, t.value->name, t.value->slot, t.value->type, scratch, y.loc);
+      snapshot[t.value->slot] = Snapshot{name, moveType(t.value->type)};
+      snapshot[t.value->slot].type.memref = scratch;
     }
     for (const Transfer& t : transfers) {
-      Type dt = moveType(t.value->type);
-      dt.memref = t.destination;
       std::string name = freshName(t.carry.name + "_next");
       auto snap = snapshot.find(t.value->slot);
-      before.push_back(PlannedMove{name, snap == snapshot.end() ? t.value->name : snap->second, dt, y.loc});
+      if (snap == snapshot.end())
+        planCopy(before, name, t.value->name, t.value->slot, t.value->type, t.destination, y.loc);
+      else
+        planCopy(before, name, snap->second.name, -1, snap->second.type, t.destination, y.loc);
       state_.plan.replaceOperand[{&y, t.index}] = name;
     }
     if (before.empty()) state_.plan.beforeStmt.erase(&y);
@@ -483,6 +552,12 @@ class Materializer {
 
 // ---- applying a plan ----
 
+ExprPtr extentArg(const Extent& e, SourceLoc loc) {
+  if (e.kind == Extent::Kind::Symbol) return Expr::nameRef(e.symbol, loc);
+  if (e.kind == Extent::Kind::Const) return Expr::intLit(e.value, loc);
+  throw std::logic_error("MaterializeSemanticAliases: a copy's setter with a runtime extent it cannot name");
+}
+
 StmtPtr makeMove(const PlannedMove& m) {
   auto s = std::make_unique<AssignStmt>(m.loc);
   s->target.name = m.name;
@@ -490,8 +565,14 @@ StmtPtr makeMove(const PlannedMove& m) {
   s->target.loc = m.loc;
   std::vector<ExprPtr> args;
   args.push_back(Expr::nameRef(m.source, m.loc));
-  args.push_back(Expr::spaceRef(m.type.space, m.loc));
-  s->value = Expr::call(Opcode::TileMove, std::move(args), m.loc);
+  if (m.setValidShape) {
+    args.push_back(extentArg(m.type.validExtent(0), m.loc));
+    args.push_back(extentArg(m.type.validExtent(1), m.loc));
+    s->value = Expr::call(Opcode::TileSetValidShape, std::move(args), m.loc);
+  } else {
+    args.push_back(Expr::spaceRef(m.type.space, m.loc));
+    s->value = Expr::call(Opcode::TileMove, std::move(args), m.loc);
+  }
   return s;
 }
 

@@ -22,12 +22,17 @@
 
 namespace ptodiff::aliases {
 
-/// `name: type = pl.tile.move(source, target_memory=type.space)`, `type` carrying its MemRef.
+/// One statement of a compiler-owned copy: `name: type = pl.tile.move(source,
+/// target_memory=type.space)`, or, around a copy that must keep the lanes outside the valid region,
+/// `name: type = pl.tile.set_validshape(source, type's valid extents)` (a view). `type` carries the
+/// MemRef; a setter viewing a kernel value takes that value's final MemRef (`viewOfSlot`).
 struct PlannedMove {
   std::string name;
   std::string source;
   Type type;
   SourceLoc loc;
+  bool setValidShape = false;
+  int viewOfSlot = -1;
 };
 
 struct PlannedRoot {

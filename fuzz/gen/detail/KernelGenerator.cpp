@@ -56,6 +56,7 @@ int KernelGenerator::genStep(int budget) {
     int weight;
     Step step;
   };
+  if (vecStorageBytes_ >= config_.maxVecStorageBytes) return budget;  // the kernel's Vec storage is spent
   const bool anyTile = !visibleTiles([&](const TileVal& v) { return usable(v) && v.space() == MemSpace::Vec; }).empty();
   const bool ooc = outOfContractAllowed();
   const bool control = controlAllowed() && budget >= 2;

@@ -106,6 +106,8 @@ class KernelGenerator {
   int64_t blockNum_ = 1;
   bool inContract_ = true;
   int nextStorage_ = 1;
+  std::set<int> vecStorages_;     // Vec storage families counted in vecStorageBytes_
+  int64_t vecStorageBytes_ = 0;   // bounded by GenConfig::maxVecStorageBytes
   std::string blockIdx_;  // name of get_block_idx() when multi-block
   size_t baseInsertAt_ = 0;  // where Out base offsets go in the kernel body
 
@@ -140,7 +142,11 @@ class KernelGenerator {
 
   // ---- KernelGenerator.cpp: values in scope ----
   int newStorage() { return nextStorage_++; }
-  void addTile(TileVal v) { scopes_.back().tiles.push_back(std::move(v)); }
+  void addTile(TileVal v) {
+    if (v.space() == MemSpace::Vec && !v.isView() && vecStorages_.insert(v.storage).second)
+      vecStorageBytes_ += v.rows() * v.cols() * dtypeSize(v.dtype());
+    scopes_.back().tiles.push_back(std::move(v));
+  }
   void addScalar(ScalarVal v) { scopes_.back().scalars.push_back(std::move(v)); }
   bool usable(const TileVal& v) const;
   /// Visible tiles satisfying `pred`, innermost and most recent first.

@@ -1,5 +1,6 @@
 # test: lower
 # stop-after: InitMemRef
+# rules: A3 A18 A19 A21 M6 W4
 # InitMemRef with control flow: carries, loop and branch results carry no MemRef (they denote the
 # storage of what is bound to them); the accumulator's matmul_acc stays in place because only the
 # loop (through its carry) reads the accumulator again; an assemble into a value defined before the

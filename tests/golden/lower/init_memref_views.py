@@ -1,5 +1,6 @@
 # test: lower
 # stop-after: InitMemRef
+# rules: W1 W4 A18 A20 A21 P14
 # InitMemRef on a straight-line Vec kernel: one root per allocation identity; slices at their byte
 # offset in the frame they cut (nested slices keep the parent's 128-byte pitch; a runtime row offset
 # prints -1) with their byte span as size; reshape and set_validshape share their input's storage;

@@ -1,5 +1,6 @@
 # test: lower
 # stop-after: PlanMemory
+# rules: P1 P4 M3 A27 M6
 # The planners on a cube kernel (GM -> Mat -> Left/Right -> Acc -> GM): Mat roots are 512-byte and
 # Acc roots 1024-byte aligned (boxed handles are box-aligned); matmul_acc accumulates in place on
 # the matmul result; `ct`, the transposed view of `c_mat`, shares its storage, and PYPTO puts

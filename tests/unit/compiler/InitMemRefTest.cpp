@@ -310,8 +310,8 @@ TEST(InitMemRef, RejectsAProgramThatIsAlreadyPlanned) {
     FAIL() << "expected InitMemRef to reject planned input";
   } catch (const DiagnosticError& e) {
     EXPECT_EQ(e.diagnostic().message,
-              "InitMemRef: 'x' already names planned storage (pl.MemRef(mem_vec_0, ...)); expected an unplanned "
-              "Tile program (InitMemRef plans every kernel once)");
+              "InitMemRef: [P18] tile.load: 'x' already names planned storage (pl.MemRef(mem_vec_0, ...)); expected "
+              "an unplanned Tile program (InitMemRef plans every kernel once)");
     EXPECT_EQ(e.diagnostic().loc.line, 5u);
   }
 }
@@ -324,8 +324,8 @@ TEST(InitMemRef, RejectsAStorageRootWrittenByHand) {
     FAIL() << "expected a diagnostic";
   } catch (const DiagnosticError& e) {
     EXPECT_EQ(e.diagnostic().message,
-              "InitMemRef: 'm' is a storage root (pl.tile.alloc); expected an unplanned Tile program without storage "
-              "roots");
+              "InitMemRef: [P18] tile.alloc: 'm' is a storage root (pl.tile.alloc); expected an unplanned Tile program "
+              "without storage roots");
   }
 }
 
@@ -343,7 +343,8 @@ TEST(InitMemRef, PostconditionRequiresAMemRefOnEveryAssignedTile) {
                                                 "        o = pl.tile.store(x, [0, 0], out)\n        return o\n"));
   std::vector<Diagnostic> d = createInitMemRefPass()->checkPostcondition(p, contextFor());
   ASSERT_EQ(d.size(), 1u);
-  EXPECT_EQ(d[0].message, "InitMemRef left 'x' without a pl.MemRef");
+  EXPECT_EQ(d[0].message, "InitMemRef: [P18] tile.load: 'x' was left without a pl.MemRef; expected storage on every "
+                          "assigned Tile value");
 }
 
 }  // namespace

@@ -442,6 +442,284 @@ TEST(LowerTileToBufferErrors, SelectedKernelWithoutPlannedStorage) {
             "on every tile\n");
 }
 
+// ---- the remaining fail-closed sites (audit of issue 3): one exact diagnostic each ----
+// Sites no verified kernel can reach are listed, with the check that rejects first, after these.
+
+const std::string kAllocM4096 = "        m: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 4096, addr=0)\n";
+const std::string kTwoRoots =
+    "        m: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=0)\n"
+    "        n: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=2048)\n";
+const std::string kLoadA =
+    "        a: pl.Tile[[8, 64], pl.FP32, pl.MemRef(m, 0, 2048), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 64])\n";
+
+TEST(LowerTileToBufferErrors, MoveOntoOverlappingStorageA30) {
+  EXPECT_EQ(failure(kernel(kVecParams, kVecResult,
+                           kAllocM4096 + kLoadA +
+                               "        b: pl.Tile[[8, 64], pl.FP32, pl.MemRef(m, 1024, 2048), pl.Mem.Vec] = "
+                               "pl.tile.move(a, target_memory=pl.Mem.Vec)\n"
+                               "        o = pl.tile.store(b, [0, 0], out)\n"
+                               "        return o\n")),
+            "test.py:9:78: error: LowerTileToBuffer: [A30] tile.move: the destination 'b' (Vec bytes [1024, 3072)) "
+            "overlaps the operand 'a' (Vec bytes [0, 2048)); expected provably disjoint storage or the identical "
+            "window of an in-place op\n");
+}
+
+TEST(LowerTileToBufferErrors, ExtractOntoOverlappingStorageA30) {
+  EXPECT_EQ(failure(kernel(kVecParams, kVecResult,
+                           kAllocM4096 +
+                               "        a: pl.Tile[[16, 64], pl.FP32, pl.MemRef(m, 0, 4096), pl.Mem.Vec] = "
+                               "pl.tile.load(x, [0, 0], [16, 64])\n"
+                               "        e: pl.Tile[[8, 64], pl.FP32, pl.MemRef(m, 2048, 2048), pl.Mem.Vec] = "
+                               "pl.tile.extract(a, 0, 0, [8, 64], target_memory=pl.Mem.Vec)\n"
+                               "        o = pl.tile.store(e, [0, 0], out)\n"
+                               "        return o\n")),
+            "test.py:9:78: error: LowerTileToBuffer: [A30] tile.extract: the destination 'e' (Vec bytes [2048, "
+            "4096)) overlaps the operand 'a' (Vec bytes [0, 4096)); expected provably disjoint storage or the "
+            "identical window of an in-place op\n");
+}
+
+TEST(LowerTileToBufferErrors, BareAliasNamingOtherStorageC5) {
+  EXPECT_EQ(failure(kernel(kVecParams, kVecResult,
+                           kTwoRoots + kLoadA +
+                               "        b: pl.Tile[[8, 64], pl.FP32, pl.MemRef(n, 2048, 2048), pl.Mem.Vec] = a\n"
+                               "        o = pl.tile.store(b, [0, 0], out)\n"
+                               "        return o\n")),
+            "test.py:10:9: error: LowerTileToBuffer: [C5] alias: 'b' = 'a' names other storage than its source; "
+            "expected a bare alias to share its source's MemRef (the conversion adds no implicit copy)\n");
+}
+
+TEST(LowerTileToBufferErrors, KernelReturningATileC6) {
+  EXPECT_EQ(failure(kernel(kVecParams, "pl.Tile[[8, 64], pl.FP32, pl.Mem.Vec]",
+                           "        m: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=0)\n" + kLoadA +
+                               "        return a\n")),
+            "test.py:9:16: error: LowerTileToBuffer: [C6] return: the kernel returns the tile 'a'; expected kernels "
+            "to return GM tensors or scalars\n");
+}
+
+TEST(LowerTileToBufferErrors, ExtractFromAWindowM5) {
+  EXPECT_EQ(failure(kernel(kVecParams, kVecResult,
+                           kAllocM4096 +
+                               "        n: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=4096)\n"
+                               "        a: pl.Tile[[16, 64], pl.FP32, pl.MemRef(m, 0, 4096), pl.Mem.Vec] = "
+                               "pl.tile.load(x, [0, 0], [16, 64])\n"
+                               "        w: pl.Tile[[8, 64], pl.FP32, pl.MemRef(m, 0, 2048), pl.Mem.Vec] = "
+                               "pl.tile.slice(a, [8, 64], [0, 0])\n"
+                               "        e: pl.Tile[[8, 64], pl.FP32, pl.MemRef(n, 4096, 2048), pl.Mem.Vec] = "
+                               "pl.tile.extract(w, 0, 0, [8, 64], target_memory=pl.Mem.Vec)\n"
+                               "        o = pl.tile.store(e, [0, 0], out)\n"
+                               "        return o\n")),
+            "test.py:11:78: error: LowerTileToBuffer: [M5] tile.extract: extracting from the window 'w' is "
+            "unsupported; expected an allocation-level Mat source\n");
+}
+
+TEST(LowerTileToBufferErrors, VecToMatMoveHasNoRecipeM5) {
+  EXPECT_EQ(failure(kernel("x: pl.Tensor[[16, 16], pl.FP16], out: pl.Out[pl.Tensor[[16, 16], pl.FP16]]",
+                           "pl.Tensor[[16, 16], pl.FP16]",
+                           "        v: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 512, addr=0)\n"
+                           "        ma: pl.Ptr = pl.tile.alloc(pl.Mem.Mat, 512, addr=0)\n"
+                           "        a: pl.Tile[[16, 16], pl.FP16, pl.MemRef(v, 0, 512), pl.Mem.Vec] = "
+                           "pl.tile.load(x, [0, 0], [16, 16])\n"
+                           "        b: pl.Tile[[16, 16], pl.FP16, pl.MemRef(ma, 0, 512), pl.Mem.Mat] = "
+                           "pl.tile.move(a, target_memory=pl.Mem.Mat)\n"
+                           "        return out\n",
+                           "type=pl.FunctionType.AIC")),
+            "test.py:10:76: error: LowerTileToBuffer: [M5] tile.move: a Vec to Mat move has no Buffer recipe; "
+            "expected Mat to Left/Right or Vec to Vec\n");
+}
+
+TEST(LowerTileToBufferErrors, RuntimeValidExtentsInMatV1) {
+  EXPECT_EQ(failure(kernel("a: pl.Tensor[[16, 16], pl.FP16], n: pl.Scalar[pl.INDEX], "
+                           "out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]",
+                           kCubeResult,
+                           "        ma: pl.Ptr = pl.tile.alloc(pl.Mem.Mat, 512, addr=0)\n"
+                           "        am: pl.Tile[[16, 16], pl.FP16, pl.MemRef(ma, 0, 512), pl.Mem.Mat, "
+                           "pl.TileView(valid_shape=[n, 16])] = pl.tile.load(a, [0, 0], [16, 16], valid_shape=[n, 16], "
+                           "target_memory=pl.Mem.Mat)\n"
+                           "        return out\n",
+                           "type=pl.FunctionType.AIC")),
+            "test.py:8:111: error: LowerTileToBuffer: [V1] tile: 'am' has valid extents [n, 16] in Mat; expected "
+            "static nonzero extents (runtime valid extents exist only for Vec tiles)\n");
+}
+
+TEST(LowerTileToBufferErrors, RuntimeValidResultWithAStaticOperandV3) {
+  // The result takes lhs's runtime valid extents; the static rhs cannot be read through them.
+  EXPECT_EQ(failure(kernel(kVecParams, kVecResult,
+                           kTwoRoots +
+                               "        p: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=4096)\n"
+                               "        a: pl.Tile[[8, 64], pl.FP32, pl.MemRef(m, 0, 2048), pl.Mem.Vec, "
+                               "pl.TileView(valid_shape=[row, 64])] = pl.tile.load(x, [0, 0], [8, 64], "
+                               "valid_shape=[row, 64])\n"
+                               "        c: pl.Tile[[8, 64], pl.FP32, pl.MemRef(n, 2048, 2048), pl.Mem.Vec] = "
+                               "pl.tile.load(x, [8, 0], [8, 64])\n"
+                               "        d: pl.Tile[[8, 64], pl.FP32, pl.MemRef(p, 4096, 2048), pl.Mem.Vec, "
+                               "pl.TileView(valid_shape=[row, 64])] = pl.tile.add(a, c)\n"
+                               "        o = pl.tile.store(d, [0, 0], out)\n"
+                               "        return o\n")),
+            "test.py:12:114: error: LowerTileToBuffer: [V3] tile.add: the operand 'c' has valid extents [8, 64] but "
+            "the result 'd' has [row, 64]; expected structurally equal runtime valid expressions\n");
+}
+
+TEST(LowerTileToBufferErrors, DynamicHandleReadWithOtherExtentsV3) {
+  // A constant setter still makes the handle dynamic (V6): it holds [4, 64], the add reads [8, 64].
+  EXPECT_EQ(failure(kernel(kVecParams, kVecResult,
+                           kTwoRoots +
+                               "        p: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=4096)\n" + kLoadA +
+                               "        s: pl.Tile[[8, 64], pl.FP32, pl.MemRef(m, 0, 2048), pl.Mem.Vec, "
+                               "pl.TileView(valid_shape=[4, 64])] = pl.tile.set_validshape(a, 4, 64)\n"
+                               "        b: pl.Tile[[8, 64], pl.FP32, pl.MemRef(n, 2048, 2048), pl.Mem.Vec] = "
+                               "pl.tile.load(x, [8, 0], [8, 64])\n"
+                               "        c: pl.Tile[[8, 64], pl.FP32, pl.MemRef(p, 4096, 2048), pl.Mem.Vec] = "
+                               "pl.tile.add(b, s)\n"
+                               "        o = pl.tile.store(c, [0, 0], out)\n"
+                               "        return o\n")),
+            "test.py:13:78: error: LowerTileToBuffer: [V3] tile.add: the operand 's' has valid extents [4, 64] but "
+            "is read as [8, 64]; expected structurally equal runtime valid expressions\n");
+}
+
+TEST(LowerTileToBufferErrors, SetterIntoOtherStorageV8) {
+  EXPECT_EQ(failure(kernel(kVecParams, kVecResult,
+                           kTwoRoots + kLoadA +
+                               "        s: pl.Tile[[8, 64], pl.FP32, pl.MemRef(n, 2048, 2048), pl.Mem.Vec, "
+                               "pl.TileView(valid_shape=[row, 64])] = pl.tile.set_validshape(a, row, 64)\n"
+                               "        o = pl.tile.store(s, [0, 0], out)\n"
+                               "        return o\n")),
+            "test.py:10:114: error: LowerTileToBuffer: [V8] tile.set_validshape: 's' does not name the storage of "
+            "'a'; expected set_validshape to update its input's handle in place\n");
+}
+
+TEST(LowerTileToBufferErrors, AliasOfAStorageRootP2) {
+  EXPECT_EQ(failure(kernel(kVecParams, kVecResult,
+                           "        m: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=0)\n"
+                           "        m2 = m\n" +
+                               kLoadA +
+                               "        o = pl.tile.store(a, [0, 0], out)\n"
+                               "        return o\n")),
+            "test.py:8:9: error: LowerTileToBuffer: [P2] alias: 'm2' renames the storage root 'm'; expected roots "
+            "used only in MemRefs\n");
+}
+
+TEST(LowerTileToBufferErrors, OneRootNameAllocatedInBothArmsP2) {
+  const std::string arm = "            m: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=0)\n"
+                          "            a: pl.Tile[[8, 64], pl.FP32, pl.MemRef(m, 0, 2048), pl.Mem.Vec] = "
+                          "pl.tile.load(x, [0, 0], [8, 64])\n"
+                          "            o1 = pl.tile.store(a, [0, 0], out)\n"
+                          "            r = pl.yield_(o1)\n";
+  EXPECT_EQ(failure(kernel(kVecParams + ", f: pl.Scalar[pl.BOOL]", kVecResult,
+                           "        if f:\n" + arm + "        else:\n" + arm + "        return r\n")),
+            "test.py:13:25: error: LowerTileToBuffer: [P2] tile.alloc: storage root 'm' is bound twice; expected one "
+            "tile.alloc per root\n");
+}
+
+TEST(LowerTileToBufferErrors, ReshapeIntoOtherStorageP11) {
+  EXPECT_EQ(failure(kernel(kVecParams, kVecResult,
+                           kTwoRoots + kLoadA +
+                               "        r: pl.Tile[[16, 32], pl.FP32, pl.MemRef(n, 2048, 2048), pl.Mem.Vec] = "
+                               "pl.tile.reshape(a, [16, 32])\n"
+                               "        return out\n")),
+            "test.py:10:79: error: LowerTileToBuffer: [P11] tile.reshape: 'r' does not name the storage window of "
+            "'a' (root 'n' at byte 0 vs 'm' at byte 0); expected a relabel to keep its source's MemRef\n");
+}
+
+TEST(LowerTileToBufferErrors, ReshapeOfAWindowWithoutADensePitchP11) {
+  EXPECT_EQ(failure(kernel(kVecParams, kVecResult,
+                           kAllocM4096 +
+                               "        c: pl.Tile[[16, 64], pl.FP32, pl.MemRef(m, 0, 4096), pl.Mem.Vec] = "
+                               "pl.tile.load(x, [0, 0], [16, 64])\n"
+                               "        w: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m, 0, 3968), pl.Mem.Vec] = "
+                               "pl.tile.slice(c, [16, 32], [0, 0])\n"
+                               "        r: pl.Tile[[32, 16], pl.FP32, pl.MemRef(m, 0, 2048), pl.Mem.Vec] = "
+                               "pl.tile.reshape(w, [32, 16])\n"
+                               "        return out\n")),
+            "test.py:10:76: error: LowerTileToBuffer: [P11] tile.reshape: the window 'w' has rows of 128 bytes at a "
+            "pitch of 256; expected a dense row pitch (or a single row) for a relabel\n");
+}
+
+TEST(LowerTileToBufferErrors, SliceOfARelabelledWindowS20) {
+  EXPECT_EQ(failure(kernel(kVecParams, kVecResult,
+                           kAllocM4096 +
+                               "        c: pl.Tile[[16, 64], pl.FP32, pl.MemRef(m, 0, 4096), pl.Mem.Vec] = "
+                               "pl.tile.load(x, [0, 0], [16, 64])\n"
+                               "        w: pl.Tile[[8, 64], pl.FP32, pl.MemRef(m, 0, 2048), pl.Mem.Vec] = "
+                               "pl.tile.slice(c, [8, 64], [0, 0])\n"
+                               "        r: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m, 0, 2048), pl.Mem.Vec] = "
+                               "pl.tile.reshape(w, [16, 32])\n"
+                               "        s: pl.Tile[[8, 32], pl.FP32, pl.MemRef(m, 0, 1024), pl.Mem.Vec] = "
+                               "pl.tile.slice(r, [8, 32], [0, 0])\n"
+                               "        return out\n")),
+            "test.py:11:75: error: LowerTileToBuffer: [S20] tile.slice: slicing the relabelled window 'r' is "
+            "unsupported; expected slices of allocation-level tiles or plain windows\n");
+}
+
+TEST(LowerTileToBufferErrors, PtoasWindowParentSharingItsAllocationS20) {
+  EXPECT_EQ(failure(kernel(kVecParams, kVecResult,
+                           "        m: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 4096)\n"
+                           "        c: pl.Tile[[16, 64], pl.FP32, pl.MemRef(m, 0, 4096), pl.Mem.Vec] = "
+                           "pl.tile.load(x, [0, 0], [16, 64])\n"
+                           "        w: pl.Tile[[8, 64], pl.FP32, pl.MemRef(m, 0, 2048), pl.Mem.Vec] = "
+                           "pl.tile.slice(c, [8, 64], [0, 0])\n"
+                           "        b: pl.Tile[[8, 64], pl.FP32, pl.MemRef(m, 0, 2048), pl.Mem.Vec] = "
+                           "pl.tile.load(x, [16, 0], [8, 64])\n"
+                           "        return out\n"),
+                    Planner::PTOAS),
+            "test.py:10:9: error: LowerTileToBuffer: [S20] tile.alloc: the addressless allocation 'm' is typed as "
+            "'c' and also holds the interior view 'b', which would need a subview of a relabel; expected one window "
+            "parent per PTOAS allocation and full-capacity relabels beside it\n");
+}
+
+TEST(LowerTileToBufferErrors, MatAssembleHasNoRecipeW8) {
+  EXPECT_EQ(failure(kernel("a: pl.Tensor[[32, 16], pl.FP16], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]",
+                           kCubeResult,
+                           "        ma: pl.Ptr = pl.tile.alloc(pl.Mem.Mat, 1024, addr=0)\n"
+                           "        mb: pl.Ptr = pl.tile.alloc(pl.Mem.Mat, 512, addr=1024)\n"
+                           "        t0: pl.Tile[[32, 16], pl.FP16, pl.MemRef(ma, 0, 1024), pl.Mem.Mat] = "
+                           "pl.tile.load(a, [0, 0], [32, 16], target_memory=pl.Mem.Mat)\n"
+                           "        s: pl.Tile[[16, 16], pl.FP16, pl.MemRef(mb, 1024, 512), pl.Mem.Mat] = "
+                           "pl.tile.load(a, [0, 0], [16, 16], target_memory=pl.Mem.Mat)\n"
+                           "        r: pl.Tile[[32, 16], pl.FP16, pl.MemRef(ma, 0, 1024), pl.Mem.Mat] = "
+                           "pl.tile.assemble(t0, s, [16, 0])\n"
+                           "        return out\n",
+                           "type=pl.FunctionType.AIC")),
+            "test.py:11:77: error: LowerTileToBuffer: [W8] tile.assemble: assembling Mat tiles has no Buffer "
+            "recipe; expected a Vec target and source\n");
+}
+
+// Sites the verifier shields (C2: the pass's input is verified): these pin the verifier's
+// rejection, so a verifier change that lets such a kernel through fails here, not silently.
+std::string verifierError(const std::string& text) {
+  Program p = parseProgramText(text, "test.py");
+  std::vector<Diagnostic> diags = verifyProgram(p);
+  return diags.empty() ? std::string() : formatDiagnostic(diags.front());
+}
+
+TEST(LowerTileToBufferErrors, VerifierRejectsATensorCarrySwitchingParametersBeforeL5) {
+  EXPECT_EQ(verifierError(kernel(kVecParams + ", out2: pl.Out[pl.Tensor[[64, 64], pl.FP32]]", kVecResult,
+                                 "        for i, (o,) in pl.range(2, init_values=(out,)):\n"
+                                 "            r = pl.yield_(out2)\n"
+                                 "        return r\n")),
+            "test.py:8:27: error: pl.yield_: tensor carry 'o' starts as Out parameter 'out' but is yielded as Out "
+            "parameter 'out2'; expected a tensor carry to keep referring to the same parameter\n");
+}
+
+TEST(LowerTileToBufferErrors, VerifierRejectsANonPositiveCapacityBeforeP4) {
+  EXPECT_EQ(verifierError(kernel(kVecParams, kVecResult,
+                                 "        m: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 0, addr=0)\n"
+                                 "        return out\n")),
+            "test.py:7:47: error: tile.alloc: size must be a positive integer literal; expected the root's capacity "
+            "in bytes\n");
+}
+
+TEST(LowerTileToBufferErrors, VerifierRejectsABoxedVecTileBeforeP16) {
+  EXPECT_EQ(verifierError(kernel(kVecParams, kVecResult,
+                                 "        m: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=0)\n"
+                                 "        a: pl.Tile[[8, 64], pl.FP32, pl.MemRef(m, 0, 2048), pl.Mem.Vec, "
+                                 "pl.TileView(blayout=pl.TileLayout.col_major, slayout=pl.TileLayout.row_major)] = "
+                                 "pl.tile.load(x, [0, 0], [8, 64])\n"
+                                 "        o = pl.tile.store(a, [0, 0], out)\n"
+                                 "        return o\n")),
+            "test.py:8:9: error: annotation of 'a' differs from the inferred type (layout NZ (fractal 512) vs ND); "
+            "expected pl.Tile[[8, 64], pl.FP32, pl.Mem.Vec]\n");
+}
+
 // ---- conversion contract ----
 
 const std::string kPlannedKernel = kernel(kVecParams, kVecResult,

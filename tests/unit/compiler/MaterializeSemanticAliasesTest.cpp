@@ -4,6 +4,10 @@
 // and VerifyTileStorage (no L9 rejection is left), and every selected kernel lowers to Buffer IR.
 // The goldens tests/golden/lower/msa_*.py show its output on seed 003's examples.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
 
 #include "compiler/passes/MaterializeSemanticAliases.h"
 #include "compiler/passes/PassManager.h"
@@ -226,6 +230,130 @@ TEST(MaterializeSemanticAliases, EntryCopyPrecedesTheLoop) {
   ASSERT_NE(copy, std::string::npos) << out;
   ASSERT_NE(loop, std::string::npos) << out;
   EXPECT_LT(copy, loop);
+}
+
+// ---- copies keep the lanes a later point can read (semantics.md §2: move copies the valid region) ----
+
+/// The statement lines of the kernel from the line starting with `from` up to (excluding) the line
+/// starting with `to`, with the printer's line wrapping undone.
+std::string linesBetween(const std::string& printed, const std::string& from, const std::string& to) {
+  std::string joined;
+  for (size_t at = 0; at < printed.size();) {
+    size_t end = printed.find('\n', at);
+    if (end == std::string::npos) end = printed.size();
+    std::string line = printed.substr(at, end - at);
+    at = end + 1;
+    size_t first = line.find_first_not_of(' ');
+    if (first == std::string::npos) continue;
+    line = line.substr(first);
+    const bool continuation = !joined.empty() && joined.back() != '\n' && (line == ")" || joined.back() == '(');
+    if (!joined.empty() && !continuation) joined += '\n';
+    joined += line;
+  }
+  joined += '\n';
+  size_t begin = joined.find("\n" + from);
+  size_t stop = begin == std::string::npos ? begin : joined.find("\n" + to, begin + 1);
+  if (stop == std::string::npos) return "<no lines from '" + from + "' to '" + to + "' in>\n" + printed;
+  return joined.substr(begin + 1, stop - begin);
+}
+
+// A narrowed init copied before the loop, grown again after it: the Tile run stores the loaded
+// columns 23..31 of row 0 (the setter's exposed lanes keep their state), so the entry copy must
+// carry them too (the fuzz campaign's seed 3 case 189, minimized).
+constexpr const char* kGrowAfterLoop =
+    "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+    "        t = pl.tile.set_validshape(x, 1, 23)\n"
+    "        for i, (c,) in pl.range(n, init_values=(t,)):\n"
+    "            r = pl.yield_(c)\n"
+    "        o0 = pl.tile.store(t, [0, 0], out)\n"
+    "        g = pl.tile.set_validshape(r, 16, 32)\n"
+    "        o1 = pl.tile.store(g, [0, 0], o0)\n"
+    "        return o1\n";
+
+TEST(MaterializeSemanticAliases, EntryCopyOfANarrowedTileCopiesTheWholeTileWhenASetterMayGrowIt) {
+  EXPECT_EQ(linesBetween(afterMsa(kGrowAfterLoop), "t_in_whole_src", "for i"),
+            "t_in_whole_src: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_vec_0, 0, 2048), pl.Mem.Vec] = "
+            "pl.tile.set_validshape(t, 16, 32)\n"
+            "t_in_whole: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_vec_1, 0, 2048), pl.Mem.Vec] = "
+            "pl.tile.move(t_in_whole_src, target_memory=pl.Mem.Vec)\n"
+            "t_in: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_vec_1, 0, 2048), pl.Mem.Vec, "
+            "pl.TileView(valid_shape=[1, 23])] = pl.tile.set_validshape(t_in_whole, 1, 23)\n");
+}
+
+/// `ptodiff run` of `programText` with `scalars` (JSON members): every planner's planned-Tile run
+/// must be clean and equal the Tile run (semantics.md §3); before the whole-tile copy it was
+/// hazard/uninit.
+void expectEveryPlannerAgrees(const std::string& programText, const std::string& scalars) {
+  std::string stem = testing::UnitTest::GetInstance()->current_test_info()->name() + std::string("_") + scalars;
+  for (char& ch : stem)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  const std::string dir = testing::TempDir() + "/" + stem;
+  fs::create_directories(dir);
+  const std::string program = dir + "/k.py", out = dir + "/run.out";
+  std::ofstream(program) << programText;
+  std::ofstream(dir + "/k.case.json") << "{\"scalars\": {" << scalars << "}}\n";
+  const std::string command = std::string(PTODIFF_BINARY) + " run " + program + " --planner all > " + out + " 2>&1";
+  const int raw = std::system(command.c_str());
+  const std::string text = readText(out);
+  ASSERT_TRUE(WIFEXITED(raw)) << text;
+  EXPECT_EQ(WEXITSTATUS(raw), 0) << text;
+  for (const char* planner : {"PYPTO ", "DSA_RP", "PTOAS "})
+    EXPECT_NE(text.find(std::string(planner) + "   planned  pass"), std::string::npos) << planner << "\n" << text;
+  EXPECT_NE(text.find("result: pass"), std::string::npos) << text;
+}
+
+TEST(MaterializeSemanticAliases, GrowingAnEntryCopiedCarryAgreesWithTheTileRunUnderEveryPlanner) {
+  const std::string program = "import pypto.language as pl\n\n" + kernelProgram(kVecParams, kGrowAfterLoop);
+  expectEveryPlannerAgrees(program, "\"n\": 0");
+  expectEveryPlannerAgrees(program, "\"n\": 1");
+}
+
+// The golden's swapped carries (snapshots and transfers of whole tiles) and runtime valid rows.
+TEST(MaterializeSemanticAliases, TheWholeCopiesGoldenAgreesWithTheTileRunUnderEveryPlanner) {
+  const std::string program = goldenInput(readText(fs::path(PTODIFF_TESTS_DIR) / "golden/lower/msa_whole_copies.py"));
+  expectEveryPlannerAgrees(program, "\"n\": 0, \"v\": 3");
+  expectEveryPlannerAgrees(program, "\"n\": 3, \"v\": 5");
+}
+
+// A runtime valid extent the kernel names is stated by the copy's setters as that name.
+TEST(MaterializeSemanticAliases, WholeTileCopyStatesARuntimeValidExtentByItsName) {
+  Program p = parseVerified(kernelProgram(
+      "a: pl.Tensor[[16, 32], pl.FP32], n: pl.Scalar[pl.INDEX], v: pl.Scalar[pl.INDEX], "
+      "out: pl.Out[pl.Tensor[[16, 32], pl.FP32]]",
+      "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+      "        t = pl.tile.set_validshape(x, v, 32)\n"
+      "        for i, (c,) in pl.range(n, init_values=(t,)):\n"
+      "            r = pl.yield_(c)\n"
+      "        o0 = pl.tile.store(t, [0, 0], out)\n"
+      "        g = pl.tile.set_validshape(r, 16, 32)\n"
+      "        o1 = pl.tile.store(g, [0, 0], o0)\n"
+      "        return o1\n"));
+  const std::string out = printProgram(lowerUpTo(p, contextFor(), "MaterializeSemanticAliases"));
+  EXPECT_EQ(linesBetween(out, "t_in_whole_src", "for i"),
+            "t_in_whole_src: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_vec_0, 0, 2048), pl.Mem.Vec] = "
+            "pl.tile.set_validshape(t, 16, 32)\n"
+            "t_in_whole: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_vec_1, 0, 2048), pl.Mem.Vec] = "
+            "pl.tile.move(t_in_whole_src, target_memory=pl.Mem.Vec)\n"
+            "t_in: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_vec_1, 0, 2048), pl.Mem.Vec, "
+            "pl.TileView(valid_shape=[v, 32])] = pl.tile.set_validshape(t_in_whole, v, 32)\n");
+}
+
+// Without an op that reads lanes outside a valid region (no setter, assemble or binary op with
+// operands of different valid regions), the copy of the valid region is exact: one move, as before.
+TEST(MaterializeSemanticAliases, EntryCopyStaysOneMoveWhenNoOpReadsInvalidLanes) {
+  std::string out = afterMsa(
+      "        t = pl.tile.load(a, [0, 0], [16, 32], valid_shape=[1, 23])\n"
+      "        for i, (c,) in pl.range(n, init_values=(t,)):\n"
+      "            c1 = pl.tile.adds(c, 1.0)\n"
+      "            r = pl.yield_(c1)\n"
+      "        o0 = pl.tile.store(t, [0, 0], out)\n"
+      "        o1 = pl.tile.store(r, [0, 0], o0)\n"
+      "        return o1\n");
+  // mem_vec_1 is c1's own storage (InitMemRef), the copy gets the next root.
+  EXPECT_EQ(linesBetween(out, "t_in", "for i"),
+            "t_in: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_vec_2, 0, 2048), pl.Mem.Vec, "
+            "pl.TileView(valid_shape=[1, 23])] = pl.tile.move(t, target_memory=pl.Mem.Vec)\n");
+  EXPECT_EQ(out.find("_whole"), std::string::npos) << out;
 }
 
 // ---- properties over the suite ----

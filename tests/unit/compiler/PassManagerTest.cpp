@@ -376,7 +376,7 @@ TEST(PassCompileCommand, ReportsAPassRejectingTheProgramWithExitStatus2) {
   const std::string path = writeProgram("big.py", text);
   RunOutput r = runPtodiff("compile " + path);
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.err.rfind(path + ":16:9: error: PlanMemory: PYPTO: Vec storage needs 196608 bytes after reuse", 0), 0u)
+  EXPECT_EQ(r.err.rfind(path + ":16:9: error: PlanMemory: PYPTO: [P1] tile.alloc: Vec storage needs 196608 bytes after reuse", 0), 0u)
       << r.err;
   EXPECT_NE(r.err.find("note: in pass PlanMemory of the pipeline"), std::string::npos) << r.err;
   EXPECT_EQ(r.out, "");

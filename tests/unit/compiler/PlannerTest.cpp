@@ -198,16 +198,17 @@ std::string planError(const std::string& body, Planner planner, const Target& ta
 
 TEST(PlannerPyPto, RejectsStorageBeyondTheUsableCapacityAndRespectsTheReservedRange) {
   EXPECT_EQ(planError(twelveLiveTiles(), Planner::PYPTO, targetA2A3()),
-            "PlanMemory: PYPTO: Vec storage needs 196608 bytes after reuse, but the a2a3 target's Vec holds 188416 "
-            "usable bytes ([188416, 196608) is reserved); root 'mem_vec_11' (16384 bytes) does not fit");
+            "PlanMemory: PYPTO: [P1] tile.alloc: Vec storage needs 196608 bytes after reuse, but the a2a3 target's "
+            "Vec holds 188416 usable bytes ([188416, 196608) is reserved); root 'mem_vec_11' (16384 bytes) does not "
+            "fit");
   EXPECT_EQ(planError(twelveLiveTiles(), Planner::PYPTO, targetA5()), "");
 }
 
 TEST(PlannerDsaRp, RejectsARootThatFindsNoFreeRange) {
   EXPECT_EQ(planError(twelveLiveTiles(), Planner::DSA_RP, targetA2A3()),
-            "PlanMemory: DSA_RP: root 'mem_vec_11' (16384 bytes of Vec) finds no free range: it is live together "
-            "with 196608 bytes in all, but the a2a3 target's Vec holds 188416 usable bytes ([188416, 196608) is "
-            "reserved)");
+            "PlanMemory: DSA_RP: [P1] tile.alloc: root 'mem_vec_11' (16384 bytes of Vec) finds no free range: it is "
+            "live together with 196608 bytes in all, but the a2a3 target's Vec holds 188416 usable bytes ([188416, "
+            "196608) is reserved)");
   EXPECT_EQ(planError(twelveLiveTiles(), Planner::DSA_RP, targetA5()), "");
 }
 
@@ -227,8 +228,9 @@ TEST(PlannerPtoas, RejectsIdentitiesThatTogetherExceedTheUsableCapacity) {
   EXPECT_EQ(planError(twelveSequentialTiles(), Planner::PYPTO, targetA2A3()), "");
   EXPECT_EQ(planError(twelveSequentialTiles(), Planner::DSA_RP, targetA2A3()), "");
   EXPECT_EQ(planError(twelveSequentialTiles(), Planner::PTOAS, targetA2A3()),
-            "PlanMemory: PTOAS: the Vec roots need 196608 bytes together (PTOAS gives every identity its own range), "
-            "but the a2a3 target's Vec holds 188416 usable bytes ([188416, 196608) is reserved)");
+            "PlanMemory: PTOAS: [P1] tile.alloc: the Vec roots need 196608 bytes together (PTOAS gives every "
+            "identity its own range), but the a2a3 target's Vec holds 188416 usable bytes ([188416, 196608) is "
+            "reserved)");
 }
 
 TEST(PlannerPyPto, ReusedStorageLetsSequentialTilesShareOneRoot) {
@@ -244,8 +246,8 @@ TEST(PlannerPlanMemory, RejectsRootsThatAlreadyHaveAnAddress) {
     FAIL() << "expected a diagnostic";
   } catch (const DiagnosticError& e) {
     EXPECT_EQ(e.diagnostic().message,
-              "PlanMemory: DSA_RP: root 'mem_vec_0' already has an address (addr=0); expected the unplaced roots "
-              "InitMemRef makes");
+              "PlanMemory: DSA_RP: [P1] tile.alloc: root 'mem_vec_0' already has an address (addr=0); expected the "
+              "unplaced roots InitMemRef makes");
   }
 }
 
@@ -259,7 +261,8 @@ TEST(PlannerPlanMemory, RejectsATileThatNamesNoStorage) {
     createPlanMemoryPass()->run(p, contextFor(Planner::PTOAS));
     FAIL() << "expected a diagnostic";
   } catch (const DiagnosticError& e) {
-    EXPECT_EQ(e.diagnostic().message, "PlanMemory: PTOAS: 'x' names no storage root; expected InitMemRef's output");
+    EXPECT_EQ(e.diagnostic().message,
+              "PlanMemory: PTOAS: [P18] tile.load: 'x' names no storage root; expected InitMemRef's output");
     EXPECT_EQ(e.diagnostic().loc.line, 6u);
   }
 }

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "compiler/text/Parser.h"
+#include "compiler/text/Printer.h"
 #include "compiler/verify/Verifier.h"
 #include "fuzz/campaign/Reproducer.h"
 #include "tests/unit/fuzz/CampaignTestSupport.h"
@@ -168,6 +169,30 @@ TEST(Campaign, ShrinkingKeepsTheSignatureAndNeverGrowsTheKernel) {
   const int64_t after = countStatements(shrunk.program);
   EXPECT_GE(after, 6);
   EXPECT_LT(after, before);
+}
+
+TEST(Campaign, ReproducersAreReducedStructurallyAfterShrinking) {
+  // Fails on every kernel computing tile.exp. RapidCheck's shrinking keeps the generator's frame
+  // (parameters, the final stores); the structural reducer (fuzz/reduce) then edits the program
+  // itself, down to a tile, its exp and the return.
+  const CaseRunner usesExp = [](const Program& p, const std::vector<CaseSpec>&) {
+    CaseOutcome o;
+    if (printProgram(p).find("pl.tile.exp(") != std::string::npos)
+      o.failures.push_back({"mismatch", "", "buffer", "tile.exp", "PYPTO", "uses exp", 0});
+    return o;
+  };
+  ScratchDir dir;
+  CampaignConfig c = smallConfig(40);
+  c.outDir = (dir / "out").string();
+  c.shrinkSeconds = 20.0;
+  const CampaignResult r = run(c, usesExp);
+  ASSERT_EQ(r.state.signatures.size(), 1u);
+  const SignatureRecord& rec = r.state.signatures.begin()->second;
+  EXPECT_LE(rec.statementsAfter, 4) << "before: " << rec.statementsBefore;
+  LoadedReproducer loaded = loadReproducer(dir / "out" / rec.reproducer);
+  EXPECT_TRUE(verifyProgram(loaded.program).empty());
+  EXPECT_EQ(countStatements(loaded.program), rec.statementsAfter);
+  EXPECT_FALSE(usesExp(loaded.program, {loaded.spec}).failures.empty());
 }
 
 TEST(Campaign, BadShardIsRejected) {

@@ -3,7 +3,9 @@
 // holds one deliberate storage bug and states, in its `# expect:` header, the exact first line
 // ptodiff prints for it (`LINE:COL: hazard: KIND: details`), or, for a bug no checker of that run
 // can see, `mismatch: TENSOR[r, c]` (the first element that differs from the `# expected-outputs:`
-// folder). tests/hazards/clean/ holds correct programs (`# expect: pass`: hand-lowered Buffer
+// folder), or a verdict only the comparison with the Tile program it was lowered from (its
+// `# reference:`) gives, semantics.md §7: `sentinel: TENSOR[r, c]` (an element the Tile run never
+// wrote changed) or `hazard: uninit: TENSOR[r, c]` (poison where the Tile run defines the element). tests/hazards/clean/ holds correct programs (`# expect: pass`: hand-lowered Buffer
 // programs and reference-planned Tile programs) whose outputs must equal the independently
 // computed expected outputs of the Tile programs they come from.
 //
@@ -33,40 +35,18 @@
 #include "interp/Hazard.h"
 #include "interp/Interpreters.h"
 #include "interp/Npy.h"
+#include "interp/PlannedTileInterpreter.h"
+#include "tests/unit/HazardSuiteFiles.h"
 
 namespace ptodiff {
 namespace {
 
 namespace fs = std::filesystem;
 
-fs::path hazardsDir() { return fs::path(PTODIFF_TESTS_DIR) / "hazards"; }
-
-/// A suite program: its path relative to tests/hazards/ ("recip_in_place.py", "clean/cube_fp16.py").
-std::vector<std::string> suitePrograms(const std::string& subdir) {
-  std::vector<std::string> names;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(hazardsDir() / subdir, ec))
-    if (entry.path().extension() == ".py")
-      names.push_back((subdir.empty() ? fs::path() : fs::path(subdir)) / entry.path().filename());
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
-std::string readText(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-/// The value of the header comment `# KEY: value` (first occurrence), or nullopt.
-std::optional<std::string> headerValue(const std::string& text, const std::string& key) {
-  std::istringstream lines(text);
-  const std::string prefix = "# " + key + ": ";
-  for (std::string line; std::getline(lines, line);)
-    if (line.rfind(prefix, 0) == 0) return line.substr(prefix.size());
-  return std::nullopt;
-}
+using hazardsuite::hazardsDir;
+using hazardsuite::headerValue;
+using hazardsuite::readText;
+using hazardsuite::suitePrograms;
 
 /// One program run the way `ptodiff interp` runs it.
 struct SuiteRun {
@@ -129,6 +109,44 @@ std::string testName(const ::testing::TestParamInfo<std::string>& info) {
   return name;
 }
 
+/// The §7 verdict of `actual` against the Tile run `tile` (both from `initial`), over every Out/InOut
+/// tensor in parameter order and row-major order, as the verdict's first element: "hazard: uninit:
+/// T[r, c]" (a written element poison), else "sentinel: T[r, c]" (an unwritten element whose bits
+/// or poison state changed), else "mismatch: T[r, c]" (a written element's bits differ), else "pass".
+/// DESIGN.md's order (hazard < sentinel < mismatch) picks among them. Written here, independently
+/// of oracle/Differential, from the spec's three rules.
+std::string comparisonVerdict(const Function& kernel, const KernelArgs& initial, const KernelArgs& tile,
+                              const KernelArgs& actual) {
+  std::string uninit, sentinel, mismatch;
+  for (const Param& p : kernel.params) {
+    if (!(p.type.isTensor() && (p.direction == ParamDirection::Out || p.direction == ParamDirection::InOut))) continue;
+    const Tensor &t0 = initial.tensors.at(p.name), &tt = tile.tensors.at(p.name), &ta = actual.tensors.at(p.name);
+    for (int64_t i = 0; i < tt.elements(); ++i) {
+      const auto k = static_cast<size_t>(i);
+      const std::string at = p.name + "[" + std::to_string(i / tt.cols) + ", " + std::to_string(i % tt.cols) + "]";
+      const bool poison = ta.poison[k] != 0;
+      if (!tt.written[k]) {
+        if (sentinel.empty() && (ta.bitsAt(i) != t0.bitsAt(i) || poison != (t0.poison[k] != 0))) sentinel = at;
+      } else if (poison) {
+        if (uninit.empty()) uninit = at;
+      } else if (mismatch.empty() && ta.bitsAt(i) != tt.bitsAt(i)) {
+        mismatch = at;
+      }
+    }
+  }
+  if (!uninit.empty()) return "hazard: uninit: " + uninit;
+  if (!sentinel.empty()) return "sentinel: " + sentinel;
+  if (!mismatch.empty()) return "mismatch: " + mismatch;
+  return "pass";
+}
+
+/// The case of a suite program (its NAME.case.json, or the defaults).
+CaseSpec caseOf(const std::string& relative) {
+  fs::path casePath = hazardsDir() / relative;
+  casePath.replace_extension(".case.json");
+  return fs::exists(casePath) ? parseCaseFilePath(casePath.string()) : CaseSpec{};
+}
+
 // ---- hazard programs ----
 
 class HazardProgram : public ::testing::TestWithParam<std::string> {};
@@ -139,6 +157,32 @@ TEST_P(HazardProgram, ReportsItsExpectedFirstLine) {
   ASSERT_TRUE(expect) << GetParam() << " has no '# expect:' header";
   const SuiteRun run = runSuiteProgram(GetParam());
   const RunResult& r = run.result;
+
+  if (const std::optional<std::string> reference = headerValue(text, "reference")) {
+    // A bug only the comparison with the Tile program sees: no checker of the run fires (the run
+    // is clean, or, when it stores poison, invalid on its own), and the Tile reference's value run
+    // under the same case gives the expected §7 verdict.
+    ASSERT_TRUE(r.status == RunStatus::Ok ||
+                (r.status == RunStatus::InvalidProgram && r.diagnostic.message.find("poison") != std::string::npos))
+        << GetParam() << ": " << runStatusName(r.status) << ": " << r.diagnostic.message;
+    Program tileProgram = parseProgramFile((hazardsDir() / *reference).string());
+    verifyOrThrow(tileProgram);
+    ASSERT_FALSE(isPlannedTileKernel(*tileProgram.defaultKernel())) << *reference << " is not a plain Tile program";
+    const CaseSpec spec = caseOf(GetParam());
+    RunConfig config;
+    config.seed = spec.seed;
+    const RunResult tile = runKernel(InterpreterKind::Value, tileProgram, *tileProgram.defaultKernel(),
+                                     buildKernelArgs(*tileProgram.defaultKernel(), spec, {}), config);
+    ASSERT_EQ(tile.status, RunStatus::Ok) << tile.diagnostic.message;
+    EXPECT_EQ(comparisonVerdict(*run.kernel, buildKernelArgs(*run.kernel, spec, {}), tile.final, r.final), *expect);
+    if (const std::optional<std::string> outputs = headerValue(text, "expected-outputs")) {
+      // The independently computed outputs agree on where the run first differs.
+      const std::string wanted = expect->substr(expect->rfind(": ") + 2);
+      const std::string tensor = wanted.substr(0, wanted.find('['));
+      EXPECT_EQ(firstDifference(tensor, r.final.tensors.at(tensor), hazardsDir() / *outputs), wanted);
+    }
+    return;
+  }
 
   if (expect->rfind("mismatch: ", 0) == 0) {
     // A bug only a comparison can see: the run itself is clean.
@@ -228,6 +272,74 @@ TEST(HazardSuite, TheCliPrintsEachExpectedLineFirst) {
     fs::remove(err);
     EXPECT_EQ(stderrText.substr(0, stderrText.find('\n')), name + ":" + *expect);
   }
+}
+
+// branch_arm_missing_transfer's bug is the missing copy and nothing else: with the else arm's
+// `tile.move` into the branch destination restored, or with the then arm taken (its product
+// writes the destination directly), the planned run is clean and gives the value run's bits.
+TEST(HazardSuite, BranchArmMissingTransferIsCleanWithTheTransferOrOnTheOtherArm) {
+  const std::string text = readText(hazardsDir() / "branch_arm_missing_transfer.py");
+  const std::string missing = "            chosen = pl.yield_(x)\n";
+  ASSERT_NE(text.find(missing), std::string::npos);
+  std::string fixed = text;
+  fixed.replace(fixed.find(missing), missing.size(),
+                "            chosen_next: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_vec_2, 4096, 2048), pl.Mem.Vec] = "
+                "pl.tile.move(x, target_memory=pl.Mem.Vec)\n"
+                "            chosen = pl.yield_(chosen_next)\n");
+  const CaseSpec spec = caseOf("branch_arm_missing_transfer.py");
+  for (const auto& [program, flag] : {std::pair{fixed, "0"}, std::pair{text, "1"}, std::pair{fixed, "1"}}) {
+    Program p = parseProgramText(program, "branch_arm_missing_transfer.py");
+    verifyOrThrow(p);
+    ArgOverrides overrides;
+    overrides.scalars["flag"] = flag;
+    const KernelArgs args = buildKernelArgs(*p.defaultKernel(), spec, overrides);
+    RunConfig config;
+    config.addressedPlanner = true;
+    const RunResult planned = runKernel(InterpreterKind::Planned, p, *p.defaultKernel(), args, config);
+    ASSERT_EQ(planned.status, RunStatus::Ok) << "flag " << flag << ": " << planned.diagnostic.message;
+    const RunResult value = runKernel(InterpreterKind::Value, p, *p.defaultKernel(), args, config);
+    ASSERT_EQ(value.status, RunStatus::Ok);
+    const Tensor &a = planned.final.tensors.at("out"), &b = value.final.tensors.at("out");
+    for (int64_t i = 0; i < b.elements(); ++i) ASSERT_EQ(a.bitsAt(i), b.bitsAt(i)) << "flag " << flag << ", element " << i;
+  }
+}
+
+// The comparison verdicts of the `# reference:` programs, as `ptodiff run PROGRAM --reference TILE`
+// prints them: the buffer row's verdict and first element, and the overall result.
+TEST(HazardSuite, TheCliGivesEachReferenceVerdictAgainstItsTileProgram) {
+  int checked = 0;
+  for (const std::string& name : suitePrograms("")) {
+    const std::string text = readText(hazardsDir() / name);
+    const std::optional<std::string> reference = headerValue(text, "reference");
+    if (!reference) continue;
+    const std::string expect = *headerValue(text, "expect");
+    const std::string verdict = expect.substr(0, expect.rfind(": "));   // "sentinel", "hazard: uninit"
+    const std::string element = expect.substr(expect.rfind(": ") + 2);  // "out[15, 8]"
+    fs::path casePath = fs::path(name).replace_extension(".case.json");
+    const fs::path out = fs::temp_directory_path() / ("ptodiff_hazard_ref_" + std::to_string(::getpid()) + ".out");
+    const std::string command = "cd '" + hazardsDir().string() + "' && '" PTODIFF_BINARY "' run '" + name + "'" +
+                                (fs::exists(hazardsDir() / casePath) ? " --case '" + casePath.string() + "'" : "") +
+                                " --reference '" + *reference + "' >'" + out.string() + "' 2>&1";
+    const int status = std::system(command.c_str());
+    const std::string stdoutText = readText(out);
+    fs::remove(out);
+    ASSERT_TRUE(WIFEXITED(status)) << name;
+    EXPECT_EQ(WEXITSTATUS(status), 1) << name << ":\n" << stdoutText;
+    std::istringstream lines(stdoutText);
+    std::string row;
+    for (std::string line; std::getline(lines, line);)
+      if (line.rfind("-", 0) == 0 && line.find(" buffer ") != std::string::npos) row = line;
+    ASSERT_FALSE(row.empty()) << name << ": no buffer row in\n" << stdoutText;
+    // "-        buffer   sentinel             out[15, 8]: not written by the Tile run, ..."
+    const size_t at = row.find(" buffer ") + std::string(" buffer ").size();
+    const std::string rest = row.substr(row.find_first_not_of(' ', at));
+    EXPECT_EQ(rest.rfind(verdict + " ", 0), 0u) << name << ": " << row;
+    EXPECT_NE(rest.find(" " + element + ": "), std::string::npos) << name << ": " << row;
+    EXPECT_NE(stdoutText.find("\nresult: " + verdict.substr(0, verdict.find(':')) + "\n"), std::string::npos)
+        << name << ":\n" << stdoutText;
+    ++checked;
+  }
+  EXPECT_GE(checked, 2);
 }
 
 }  // namespace

@@ -247,6 +247,53 @@ TEST(DifferentialVerdicts, ZeroAllowanceProfileGivesAnOracleVerdictOnAnInexactSu
   EXPECT_EQ(r.overall(), VerdictKind::Oracle);
 }
 
+// oracle.md, "Verdict detail": every failing tensor is reported, not only the first. Two sums
+// fail a zero add allowance (out1 at (2, 7), out2 at (9, 3)); out3, a plain copy, passes and is
+// not listed.
+TEST(DifferentialVerdicts, OracleRowReportsEveryFailingTensor) {
+  const Program p = compileProgram(kernelProgram(
+      "a: pl.Tensor[[16, 32], pl.FP32], b: pl.Tensor[[16, 32], pl.FP32], c: pl.Tensor[[16, 32], pl.FP32], "
+      "out1: pl.Out[pl.Tensor[[16, 32], pl.FP32]], out2: pl.Out[pl.Tensor[[16, 32], pl.FP32]], "
+      "out3: pl.Out[pl.Tensor[[16, 32], pl.FP32]]) -> "
+      "tuple[pl.Tensor[[16, 32], pl.FP32], pl.Tensor[[16, 32], pl.FP32], pl.Tensor[[16, 32], pl.FP32]]",
+      "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+      "        y = pl.tile.load(b, [0, 0], [16, 32])\n"
+      "        z = pl.tile.load(c, [0, 0], [16, 32])\n"
+      "        s = pl.tile.add(x, y)\n"
+      "        t = pl.tile.add(x, z)\n"
+      "        r1 = pl.tile.store(s, [0, 0], out1)\n"
+      "        r2 = pl.tile.store(t, [0, 0], out2)\n"
+      "        r3 = pl.tile.store(x, [0, 0], out3)\n"
+      "        return r1, r2, r3\n"));
+  const auto tiny = [](int64_t row, int64_t col) {
+    return [row, col](int64_t r, int64_t c) { return (r == row && c == col) ? std::ldexp(1.0f, -30) : 0.5f; };
+  };
+  KernelArgs args;
+  args.tensors["a"] = fp32Tensor(16, 32, [](int64_t, int64_t) { return 1.0f; });
+  args.tensors["b"] = fp32Tensor(16, 32, tiny(2, 7));
+  args.tensors["c"] = fp32Tensor(16, 32, tiny(9, 3));
+  for (const char* out : {"out1", "out2", "out3"}) args.tensors[out] = sentinelTensor(DType::FP32, 16, 32);
+
+  DifferentialOptions strict = options({Planner::PYPTO});
+  strict.profile = parseToleranceProfile(R"({"profile": "exact-add", "ulps": {"add": 0}})", "exact-add.json");
+  const DifferentialReport r = runDifferential({&p, p.defaultKernel()}, args, strict);
+  const StageVerdict& v = rowOf(r, "", "oracle");
+  ASSERT_EQ(v.kind, VerdictKind::Oracle) << v.detail;
+  ASSERT_EQ(v.tensorDetails.size(), 2u) << v.detail;
+  EXPECT_THAT(v.tensorDetails[0], ::testing::StartsWith("out1: 1 of 512 judged element(s) fail the oracle (FP32); first at (row 2, col 7)"));
+  EXPECT_THAT(v.tensorDetails[1], ::testing::StartsWith("out2: 1 of 512 judged element(s) fail the oracle (FP32); first at (row 9, col 3)"));
+  EXPECT_EQ(v.detail, v.tensorDetails[0] + "; " + v.tensorDetails[1]);
+  EXPECT_THAT(v.detail, ::testing::Not(HasSubstr("out3")));
+  EXPECT_EQ(v.signature(), "oracle/-/oracle/-/-");
+  EXPECT_EQ(r.overall(), VerdictKind::Oracle);
+
+  // Under the cpu profile nothing fails and no tensor detail is kept.
+  const DifferentialReport cpuReport = runDifferential({&p, p.defaultKernel()}, args, options({Planner::PYPTO}));
+  const StageVerdict& cpu = rowOf(cpuReport, "", "oracle");
+  EXPECT_EQ(cpu.kind, VerdictKind::Pass) << cpu.detail;
+  EXPECT_TRUE(cpu.tensorDetails.empty());
+}
+
 // A planned Tile file (as `ptodiff compile --stop-after VerifyTileStorage` prints one) whose y was
 // placed over x while x is still live: its value run passes, its planned run names the clobber.
 TEST(DifferentialVerdicts, PlannedFileReusingALiveBufferIsALiveClobber) {
@@ -296,7 +343,7 @@ TEST(DifferentialVerdicts, PlannerRejectionIsACompileErrorNamingThePass) {
   const StageVerdict& pypto = rowOf(r, "PYPTO", "planned");
   ASSERT_EQ(pypto.kind, VerdictKind::CompileError) << pypto.detail;
   EXPECT_EQ(pypto.signature(), "compile-error/-/PlanMemory/tile.load/PYPTO");
-  EXPECT_THAT(pypto.detail, ::testing::StartsWith("9:9: PlanMemory: PYPTO: Vec storage needs 262144 bytes after reuse"));
+  EXPECT_THAT(pypto.detail, ::testing::StartsWith("9:9: PlanMemory: PYPTO: [P1] tile.alloc: Vec storage needs 262144 bytes after reuse"));
   EXPECT_EQ(rowOf(r, "DSA_RP", "planned").signature(), "compile-error/-/PlanMemory/tile.load/DSA_RP");
   EXPECT_EQ(rowOf(r, "PTOAS", "planned").signature(), "compile-error/-/PlanMemory/tile.add/PTOAS");
   EXPECT_EQ(rowOf(r, "PTOAS", "buffer").kind, VerdictKind::Skipped);
@@ -431,7 +478,7 @@ TEST(DifferentialLoweringCache, CachedCompileErrorGivesTheSameRows) {
   EXPECT_EQ(cache.entries.size(), 3u);
   const StageVerdict& pypto = rowOf(r, "PYPTO", "planned");
   EXPECT_EQ(pypto.signature(), "compile-error/-/PlanMemory/tile.load/PYPTO");
-  EXPECT_THAT(pypto.detail, ::testing::StartsWith("9:9: PlanMemory: PYPTO: Vec storage needs 262144 bytes after reuse"));
+  EXPECT_THAT(pypto.detail, ::testing::StartsWith("9:9: PlanMemory: PYPTO: [P1] tile.alloc: Vec storage needs 262144 bytes after reuse"));
   ASSERT_TRUE(pypto.diagnostic.has_value());
   EXPECT_EQ(pypto.diagnostic->loc.line, 9);
   EXPECT_EQ(rowOf(r, "PTOAS", "planned").signature(), "compile-error/-/PlanMemory/tile.add/PTOAS");
