@@ -195,6 +195,18 @@ std::vector<PlacementUnit> placementUnits(const StorageFacts& facts, const Alias
   for (const Use& use : facts.uses())
     if (auto it = unitOfSlot.find(use.slot); it != unitOfSlot.end() && facts.insideControlFlow(use.point))
       units[it->second].straightLineOnly = false;
+  // Storage an assemble reads or writes, a relabel reads, or a window is cut from: the lowering keeps
+  // all of these away from a dynamic handle (V5), so such storage must not join one.
+  for (const TileValue& v : facts.values()) {
+    if (!v.call || v.call->kind != Expr::Kind::Call) continue;
+    const OpFamily family = opInfo(v.call->op).family;
+    if (family != OpFamily::Assemble && family != OpFamily::Reshape && family != OpFamily::TransposeView &&
+        family != OpFamily::Slice)
+      continue;
+    for (const ExprPtr& arg : v.call->args)
+      if (arg && arg->kind == Expr::Kind::Name)
+        if (auto it = unitOfSlot.find(arg->slot); it != unitOfSlot.end()) units[it->second].straightLineOnly = false;
+  }
   for (int identity : families.identities()) {
     const TileValue* v = facts.value(identity);
     auto it = v && v->type.memref ? index.find(v->type.memref->base) : index.end();

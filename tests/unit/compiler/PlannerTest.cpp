@@ -149,6 +149,26 @@ TEST(PlannerPyPto, SetterOrZeroValidStorageNeverMergesWithAWindowedRoot) {
   }
 }
 
+// V5 again: storage a window is cut from (even a full-size one) or an assemble reads never joins a
+// dynamic handle. Reduced by the campaign's reducer from fuzz seed 1 cases 3021 and 7079
+// (tests/fuzz-open/sig-e89e5fbcbc16e462, sig-5caaf99302c4172a: `[V5] ... a window is cut from` /
+// `... is relabelled or assembled` in LowerTileToBuffer under PYPTO only).
+TEST(PlannerPyPto, StorageWindowedOrAssembledNeverMergesWithDynamicStorage) {
+  for (const char* use : {"        w = pl.tile.slice(y, [16, 64], [0, 0])\n",
+                          "        w = pl.tile.assemble(y, y, [0, 0])\n"}) {
+    const std::string body = std::string("        x = pl.tile.load(a, [0, 0], [16, 64], valid_shape=[0, 64])\n") +
+                             "        o0 = pl.tile.store(x, [0, 0], out)\n"
+                             "        y = pl.tile.full([16, 64], dtype=pl.FP32, value=0.5)\n" +
+                             use + "        o1 = pl.tile.store(w, [0, 0], o0)\n"
+                                   "        return o1\n";
+    SCOPED_TRACE(use);
+    std::map<std::string, MemRef> m = memrefs(plan(kParams, body, Planner::PYPTO));
+    EXPECT_NE(m["y"].base, m["x"].base);
+    EXPECT_NO_THROW(lowerUpTo(parseVerified(kernelProgram(kParams, body, "pl.Tensor[[16, 64], pl.FP32]")),
+                              contextFor(Planner::PYPTO), "LowerTileToBuffer"));
+  }
+}
+
 TEST(PlannerDsaRp, KeepsEveryIdentitysRootAndSharesAddressesOnlyAcrossDisjointLifetimes) {
   Program p = plan(kParams, kChain, Planner::DSA_RP);
   std::map<std::string, MemRef> m = memrefs(p);
