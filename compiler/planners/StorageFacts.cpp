@@ -404,7 +404,13 @@ bool AliasFamilies::coversWhole(int slot, std::set<int>& visiting) const {
   if (!v || !visiting.insert(slot).second) return v != nullptr;  // a cycle adds no new storage
   switch (v->kind) {
     case ValueKind::Fresh: return true;
-    case ValueKind::View: return false;
+    case ValueKind::View: {
+      // A rename or a set_validshape names the same bytes with the same physical type as its source.
+      const bool sameBytes = v->call && (v->call->kind == Expr::Kind::Name ||
+                                         (v->call->kind == Expr::Kind::Call &&
+                                          opInfo(v->call->op).family == OpFamily::SetValidShape));
+      return sameBytes && coversWhole(v->source, visiting);
+    }
     case ValueKind::InPlace: {
       auto it = follows_.find(slot);
       if (it == follows_.end() || !it->second) return true;  // its own identity

@@ -152,8 +152,9 @@ class AliasFamilies {
   const std::vector<int>& identities() const { return identities_; }
   bool isIdentity(int slot) const;
   /// Whether value `slot` occupies exactly the whole storage of whichever identity it holds: a
-  /// fresh producer, an in-place result following one, or a control-flow binder fed only by such
-  /// values (no view on the way).
+  /// fresh producer, an in-place result following one, a rename or set_validshape of such a value
+  /// (same bytes, same physical type), or a control-flow binder fed only by such values (no other
+  /// view on the way).
   bool coversWholeIdentity(int slot) const;
 
  private:

@@ -13,6 +13,7 @@
 #include "compiler/planners/Liveness.h"
 #include "compiler/planners/PlanMemory.h"
 #include "compiler/planners/PlannedStorage.h"
+#include "compiler/text/Printer.h"
 #include "tests/unit/compiler/PassTestSupport.h"
 #include "tests/unit/compiler/PlannerStorageOracle.h"
 
@@ -166,6 +167,30 @@ TEST(PlannerPyPto, StorageWindowedOrAssembledNeverMergesWithDynamicStorage) {
     EXPECT_NE(m["y"].base, m["x"].base);
     EXPECT_NO_THROW(lowerUpTo(parseVerified(kernelProgram(kParams, body, "pl.Tensor[[16, 64], pl.FP32]")),
                               contextFor(Planner::PYPTO), "LowerTileToBuffer"));
+  }
+}
+
+// L9: a set_validshape view names the whole storage of its source, so a carry whose entry copy is
+// MaterializeSemanticAliases' whole-tile copy (a setter view of the copy) still covers its identity
+// and may be rebound in place each trip. Reduced from the 5-minute campaign (132 cases per planner:
+// `VerifyTileStorage [L9]: 'c1' may hold an earlier version of the storage of 't8'`).
+TEST(PlannerAllPlanners, ACarryEnteringThroughAWholeTileCopyIsRewrittenInPlace) {
+  const std::string body =
+      "        t5 = pl.tile.load(a, [0, 0], [1, 64], valid_shape=[1, 1])\n"
+      "        g = pl.tile.full([16, 64], dtype=pl.FP32, value=1.0)\n"
+      "        for (c0, c1, k0) in pl.while_(init_values=(t5, t5, 0)):\n"
+      "            pl.cond(k0 < 2)\n"
+      "            t7 = pl.tile.set_validshape(g, 1, 0)\n"
+      "            t8 = pl.tile.relu(c1)\n"
+      "            k1 = k0 + 1\n"
+      "            r0, r1, r2 = pl.yield_(c0, t8, k1)\n"
+      "        o0 = pl.tile.store(r1, [0, 0], out)\n"
+      "        return o0\n";
+  for (Planner planner : {Planner::PYPTO, Planner::DSA_RP, Planner::PTOAS}) {
+    SCOPED_TRACE(std::string(plannerName(planner)));
+    const Program lowered = lowerUpTo(parseVerified(kernelProgram(kParams, body, "pl.Tensor[[16, 64], pl.FP32]")),
+                                      contextFor(planner), "VerifyTileStorage");
+    EXPECT_NE(printProgram(lowered).find("t5_in_1_whole"), std::string::npos);  // the whole-tile copy is there
   }
 }
 
