@@ -177,36 +177,30 @@ std::vector<PlacementUnit> placementUnits(const StorageFacts& facts, const Alias
     index[r.name] = units.size();
     units.push_back(std::move(u));
   }
+  // Values are in definition order, so a call's operands have their unit by the time it is seen.
   std::map<int, size_t> unitOfSlot;
   for (const TileValue& v : facts.values()) {
+    auto is = [&](OpFamily f) { return v.call && v.call->kind == Expr::Kind::Call && opInfo(v.call->op).family == f; };
+    const bool relabelOrAssemble = is(OpFamily::Assemble) || is(OpFamily::Reshape) || is(OpFamily::TransposeView);
+    // Storage an assemble reads or writes, a relabel reads, or a window is cut from: the lowering
+    // keeps all of these away from a dynamic handle (V5), so such storage must not join one.
+    if (relabelOrAssemble || is(OpFamily::Slice))
+      for (const ExprPtr& arg : v.call->args)
+        if (arg && arg->kind == Expr::Kind::Name)
+          if (auto it = unitOfSlot.find(arg->slot); it != unitOfSlot.end()) units[it->second].straightLineOnly = false;
     std::optional<MemRef> m = facts.staticMemRef(v.slot);
     auto it = m ? index.find(m->base) : index.end();
     if (it == index.end()) continue;
     PlacementUnit& u = units[it->second];
     unitOfSlot[v.slot] = it->second;
-    auto is = [&](OpFamily f) { return v.call && v.call->kind == Expr::Kind::Call && opInfo(v.call->op).family == f; };
     if (is(OpFamily::SetValidShape)) u.dynamicValid = true;
     const bool boundByControlFlow =
         v.kind == ValueKind::LoopCarry || v.kind == ValueKind::LoopResult || v.kind == ValueKind::BranchResult;
-    if (boundByControlFlow || facts.insideControlFlow(v.point) || is(OpFamily::Assemble) || is(OpFamily::Reshape) ||
-        is(OpFamily::TransposeView))
-      u.straightLineOnly = false;
+    if (boundByControlFlow || facts.insideControlFlow(v.point) || relabelOrAssemble) u.straightLineOnly = false;
   }
   for (const Use& use : facts.uses())
     if (auto it = unitOfSlot.find(use.slot); it != unitOfSlot.end() && facts.insideControlFlow(use.point))
       units[it->second].straightLineOnly = false;
-  // Storage an assemble reads or writes, a relabel reads, or a window is cut from: the lowering keeps
-  // all of these away from a dynamic handle (V5), so such storage must not join one.
-  for (const TileValue& v : facts.values()) {
-    if (!v.call || v.call->kind != Expr::Kind::Call) continue;
-    const OpFamily family = opInfo(v.call->op).family;
-    if (family != OpFamily::Assemble && family != OpFamily::Reshape && family != OpFamily::TransposeView &&
-        family != OpFamily::Slice)
-      continue;
-    for (const ExprPtr& arg : v.call->args)
-      if (arg && arg->kind == Expr::Kind::Name)
-        if (auto it = unitOfSlot.find(arg->slot); it != unitOfSlot.end()) units[it->second].straightLineOnly = false;
-  }
   for (int identity : families.identities()) {
     const TileValue* v = facts.value(identity);
     auto it = v && v->type.memref ? index.find(v->type.memref->base) : index.end();

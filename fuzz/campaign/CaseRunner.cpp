@@ -68,6 +68,18 @@ Verdict runFailure(const RunResult& r, size_t set) {
 
 }  // namespace
 
+oracle::DifferentialOptions differentialOptionsFor(const CaseSpec& spec, uint64_t stepBudget) {
+  oracle::DifferentialOptions options;
+  options.planners.clear();
+  for (const std::string& name : spec.planners)
+    if (auto planner = parsePlanner(name)) options.planners.push_back(*planner);
+  if (const Target* target = findTarget(spec.target)) options.target = target;
+  options.stepBudget = stepBudget;
+  options.blockNum = spec.blockNum;
+  options.seed = spec.seed;
+  return options;
+}
+
 int64_t countStatements(const Program& p) {
   int64_t n = 0;
   for (const Function& f : p.functions) n += countBlock(f.body);
@@ -155,15 +167,8 @@ CaseOutcome runDifferentialCase(const Program& program, const std::vector<CaseSp
       outcome.failures.push_back({"invalid-program", "", "setup", "", "", "no function '" + spec.function + "'", set});
       return outcome;
     }
-    oracle::DifferentialOptions options;
+    oracle::DifferentialOptions options = differentialOptionsFor(spec, stepBudget);
     options.lowerings = &lowerings;
-    options.planners.clear();
-    for (const std::string& name : spec.planners)
-      if (auto planner = parsePlanner(name)) options.planners.push_back(*planner);
-    if (const Target* target = findTarget(spec.target)) options.target = target;
-    options.stepBudget = stepBudget;
-    options.blockNum = spec.blockNum;
-    options.seed = spec.seed;
     try {
       KernelArgs args;
       {

@@ -12,6 +12,7 @@
 
 #include "compiler/ir/IR.h"
 #include "compiler/text/CaseFile.h"
+#include "oracle/Differential.h"
 
 namespace ptodiff::fuzz {
 
@@ -55,6 +56,10 @@ CaseOutcome runTileAndOracle(const Program& program, const std::vector<CaseSpec>
 /// Phase times: "verify", "setup" (inputs), the library's "compile", "tile", "oracle", "planned"
 /// and "buffer", and "differential" (the rest of runDifferential: comparisons, verdict rows).
 CaseOutcome runDifferentialCase(const Program& program, const std::vector<CaseSpec>& sets, uint64_t stepBudget);
+
+/// The differential options a case file asks for: its planners, target, block count and input
+/// seed, with the campaign's step budget.
+oracle::DifferentialOptions differentialOptionsFor(const CaseSpec& spec, uint64_t stepBudget);
 
 /// Statements in every function of `p`, nested regions included (a reproducer's size).
 int64_t countStatements(const Program& p);

@@ -32,14 +32,7 @@ std::vector<std::string> signaturesAgainst(const Program& reference, const Reduc
       state.spec.function.empty() ? program.defaultKernel() : program.findFunction(state.spec.function);
   const Function* referenceKernel = reference.defaultKernel();
   if (!kernel || !referenceKernel) return out;
-  oracle::DifferentialOptions options;
-  options.planners.clear();
-  for (const std::string& name : state.spec.planners)
-    if (auto planner = parsePlanner(name)) options.planners.push_back(*planner);
-  if (const Target* target = findTarget(state.spec.target)) options.target = target;
-  options.stepBudget = stepBudget;
-  options.blockNum = state.spec.blockNum;
-  options.seed = state.spec.seed;
+  const oracle::DifferentialOptions options = differentialOptionsFor(state.spec, stepBudget);
   try {
     const oracle::DifferentialReport report = oracle::runDifferential(
         {&program, kernel, &reference, referenceKernel}, buildKernelArgs(*kernel, state.spec, {}), options);
