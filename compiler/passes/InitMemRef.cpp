@@ -77,8 +77,15 @@ class FunctionPlanner {
     rejectPlannedInput();
     if (facts_.values().empty()) return false;
     AliasFamilies maximal(facts_, allInPlaceFollow);
+    // As in MaterializeSemanticAliases: only unselected kernels, whose setters the Buffer path never sees.
+    const bool keepInvalidLanes = fn_.bufferIRSelected != true && aliases::observesInvalidLanes(facts_);
     for (const TileValue& v : facts_.values()) {
-      if (v.kind == ValueKind::InPlace) follows_[v.slot] = !inputObservableAfter(v, maximal);
+      if (v.kind == ValueKind::InPlace) {
+        follows_[v.slot] = !inputObservableAfter(v, maximal);
+        if (!follows_[v.slot] && keepInvalidLanes && needsWholeTileCopy(inPlaceInput(v)->type) &&
+            !isWholeTileCopy(inPlaceInput(v)->slot))
+          narrowInPlaceInputs_.push_back(&v);
+      }
       const Expr* tmp = scratchOperand(v);
       if (tmp && observedAroundWrite(maximal.family(tmp->slot), v.point, tmp, {}, false, maximal))
         clobberedScratch_.push_back(&v);
@@ -100,15 +107,28 @@ class FunctionPlanner {
   ///   dense tile of its own (`_dense`);
   /// - a row reduction writes poison over its `tmp_tile` (semantics.md §2, PT6), so a tmp whose
   ///   storage is still observable (read later, by another operand, or again in a later trip) is
-  ///   replaced by a private copy (`_scratch`): a Tile value is immutable, its storage must stay so.
-  /// Only Vec tiles in their implicit layout can be copied (M14); other cases are left for
+  ///   replaced by scratch of its own (`_scratch = pl.tile.create(...)` of the tmp's shape and dtype):
+  ///   a Tile value is immutable, its storage must stay so. The reduction never reads its tmp, so
+  ///   fresh storage serves where a copy could not be made (a transposed or boxed tmp, M14).
+  /// - an in-place op (assemble) whose input stays observable writes storage of its own, which the
+  ///   planned semantics fill with a copy of the input's valid region only (semantics.md §3), while
+  ///   the Tile result keeps every lane of its input; where the kernel may read lanes outside a valid
+  ///   region (`observesInvalidLanes`) a narrow input is first copied whole (`_inplace`, the form
+  ///   of MaterializeSemanticAliases' copies: widening setter, move, narrowing setter) and the op
+  ///   then runs in place on that copy.
+  /// Only Vec tiles in their implicit layout can be copied (M14); other dense cases are left for
   /// VerifyTileStorage and the interpreters to reject. Returns whether a copy was inserted (the
   /// function must then be verified and planned again).
   bool insertCopies() {
     CopyPlan copies;
     for (const TileValue* v : clobberedScratch_) {
       const Expr* tmp = scratchOperand(*v);
-      if (aliases::copyableByMove(tmp->type)) copies[v->stmt].push_back({1, freshName(tmp->name + "_scratch")});
+      copies[v->stmt].push_back({1, freshName(tmp->name + "_scratch"), CopyKind::FreshScratch, {}, {}});
+    }
+    for (const TileValue* v : narrowInPlaceInputs_) {
+      const std::string name = freshName(inPlaceInput(*v)->name + "_inplace");
+      copies[v->stmt].push_back({0, name, CopyKind::WholeTile, freshName(name + "_whole"),
+                                 freshName(name + "_whole_src")});
     }
     for (const TileValue& v : facts_.values()) {
       if (v.kind != ValueKind::View || v.call->kind != Expr::Kind::Call) continue;
@@ -118,7 +138,7 @@ class FunctionPlanner {
       auto placed = placement_.find(v.source);
       if (!source || placed == placement_.end() || denselyPlaced(source->type, placed->second)) continue;
       if (!aliases::copyableByMove(source->type)) continue;
-      copies[v.stmt].push_back({0, freshName(v.call->args[0]->name + "_dense")});
+      copies[v.stmt].push_back({0, freshName(v.call->args[0]->name + "_dense"), CopyKind::Move, {}, {}});
     }
     if (copies.empty()) return false;
     insertCopies(fn_.body, copies);
@@ -138,8 +158,17 @@ class FunctionPlanner {
   StorageFacts facts_;
   std::map<int, bool> follows_;
   std::vector<const TileValue*> clobberedScratch_;  // row reductions whose tmp storage stays observable
-  /// Statement -> (operand index, name of the copy it reads instead).
-  using CopyPlan = std::map<const Stmt*, std::vector<std::pair<size_t, std::string>>>;
+  std::vector<const TileValue*> narrowInPlaceInputs_;  // in-place results given storage of their own
+  /// A value the op reads instead of one operand: a move of that operand's valid region, fresh
+  /// scratch storage, or a copy of every lane (`whole`, read through the view `wholeSource`).
+  enum class CopyKind { Move, FreshScratch, WholeTile };
+  struct OperandCopy {
+    size_t operand;
+    std::string name;
+    CopyKind kind;
+    std::string whole, wholeSource;
+  };
+  using CopyPlan = std::map<const Stmt*, std::vector<OperandCopy>>;
   std::map<int, Placement> placement_;  // every Tile slot that has storage of its own or an alias
   std::vector<NewRoot> roots_;
   std::set<std::string> usedNames_;
@@ -325,22 +354,83 @@ class FunctionPlanner {
     }
   }
 
+  static ExprPtr moveCall(const std::string& source, MemSpace space, SourceLoc loc) {
+    std::vector<ExprPtr> args;
+    args.push_back(Expr::nameRef(source, loc));
+    args.push_back(Expr::spaceRef(space, loc));
+    return Expr::call(Opcode::TileMove, std::move(args), loc);
+  }
+
+  static ExprPtr extentExpr(const Extent& e, SourceLoc loc) {
+    return e.kind == Extent::Kind::Symbol ? Expr::nameRef(e.symbol, loc) : Expr::intLit(e.value, loc);
+  }
+
+  static ExprPtr setValidShapeCall(const std::string& source, const Extent& rows, const Extent& cols, SourceLoc loc) {
+    std::vector<ExprPtr> args;
+    args.push_back(Expr::nameRef(source, loc));
+    args.push_back(extentExpr(rows, loc));
+    args.push_back(extentExpr(cols, loc));
+    return Expr::call(Opcode::TileSetValidShape, std::move(args), loc);
+  }
+
+  /// Whether `slot` already is a whole-tile copy (narrowing setter of a move of a widening setter):
+  /// when its storage still reaches a later read (a loop carry joining it with other storage, say),
+  /// copying it again would not help, and the result keeps the valid-region copy (approximation).
+  bool isWholeTileCopy(int slot) const {
+    auto viewBy = [&](const TileValue* v, OpFamily family) {
+      return v && v->kind == ValueKind::View && v->call->kind == Expr::Kind::Call && opInfo(v->call->op).family == family;
+    };
+    const TileValue* narrowed = facts_.value(slot);
+    if (!viewBy(narrowed, OpFamily::SetValidShape)) return false;
+    const TileValue* moved = facts_.value(narrowed->source);
+    if (!moved || moved->kind != ValueKind::Fresh || moved->call->kind != Expr::Kind::Call ||
+        opInfo(moved->call->op).family != OpFamily::Move)
+      return false;
+    return viewBy(facts_.value(moved->call->args[0]->slot), OpFamily::SetValidShape);
+  }
+
+  /// A narrow Vec tile whose valid extents a setter can state again after a whole copy.
+  static bool needsWholeTileCopy(Type t) {
+    t.canonicalizeValid();
+    return t.valid && aliases::printableValid(t.valid) && aliases::copyableByMove(t);
+  }
+
   static void insertCopies(Block& body, const CopyPlan& copies) {
     Block out;
     for (StmtPtr& s : body) {
       auto planned = copies.find(s.get());
       if (planned != copies.end())
-        for (const auto& [index, name] : planned->second) {
-          ExprPtr& operand = s->as<AssignStmt>().value->args[index];
-          auto move = std::make_unique<AssignStmt>(s->loc);
-          move->target.name = name;
-          move->target.loc = s->loc;
-          std::vector<ExprPtr> args;
-          args.push_back(Expr::nameRef(operand->name, operand->loc));
-          args.push_back(Expr::spaceRef(operand->type.space, operand->loc));
-          move->value = Expr::call(Opcode::TileMove, std::move(args), s->loc);
-          operand = Expr::nameRef(name, operand->loc);
-          out.push_back(std::move(move));
+        for (const OperandCopy& copy : planned->second) {
+          ExprPtr& operand = s->as<AssignStmt>().value->args[copy.operand];
+          const SourceLoc loc = operand->loc;
+          const Type& t = operand->type;
+          auto emit = [&](const std::string& name, ExprPtr value) {
+            auto assign = std::make_unique<AssignStmt>(s->loc);
+            assign->target.name = name;
+            assign->target.loc = s->loc;
+            assign->value = std::move(value);
+            out.push_back(std::move(assign));
+          };
+          switch (copy.kind) {
+            case CopyKind::Move: emit(copy.name, moveCall(operand->name, t.space, loc)); break;
+            case CopyKind::FreshScratch: {
+              std::vector<ExprPtr> shape, args;
+              shape.push_back(Expr::intLit(t.rows(), loc));
+              shape.push_back(Expr::intLit(t.cols(), loc));
+              args.push_back(Expr::list(std::move(shape), loc));
+              args.push_back(Expr::dtypeRef(t.dtype, loc));
+              args.push_back(Expr::spaceRef(MemSpace::Vec, loc));
+              emit(copy.name, Expr::call(Opcode::TileCreate, std::move(args), s->loc));
+              break;
+            }
+            case CopyKind::WholeTile:
+              emit(copy.wholeSource,
+                   setValidShapeCall(operand->name, Extent::constant(t.rows()), Extent::constant(t.cols()), loc));
+              emit(copy.whole, moveCall(copy.wholeSource, t.space, loc));
+              emit(copy.name, setValidShapeCall(copy.whole, (*t.valid)[0], (*t.valid)[1], loc));
+              break;
+          }
+          operand = Expr::nameRef(copy.name, loc);
         }
       switch (s->kind) {
         case Stmt::Kind::For: insertCopies(s->as<ForStmt>().body, copies); break;

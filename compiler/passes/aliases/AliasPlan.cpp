@@ -48,31 +48,6 @@ MemRef rebaseView(const MemRef& annotation, const MemRef& sourceBefore, const Me
   return out;
 }
 
-/// Whether some op of the kernel can read lanes outside a tile's valid region (semantics.md §2): a
-/// setter that grows the region exposes them, assemble writes its whole source window, and a binary
-/// op reads its right operand over the left operand's valid region. Elsewhere they are unobservable,
-/// so a copy of the valid region alone is exact.
-bool observesInvalidLanes(const StorageFacts& facts) {
-  for (const TileValue& v : facts.values()) {
-    if (!v.call || v.call->kind != Expr::Kind::Call) continue;
-    OpFamily f = opInfo(v.call->op).family;
-    if (f == OpFamily::SetValidShape || f == OpFamily::Assemble) return true;
-    if (f == OpFamily::Binary && v.call->args.size() >= 2) {
-      Type lhs = v.call->args[0]->type, rhs = v.call->args[1]->type;
-      lhs.canonicalizeValid();
-      rhs.canonicalizeValid();
-      if (lhs.valid != rhs.valid) return true;
-    }
-  }
-  return false;
-}
-
-/// A valid shape a setter can state: every extent a constant or a scalar name.
-bool printableValid(const ValidShape& valid) {
-  return valid &&
-         std::all_of(valid->begin(), valid->end(), [](const Extent& e) { return e.kind != Extent::Kind::Dynamic; });
-}
-
 bool isElementwise(const Expr* call) {
   if (!call || call->kind != Expr::Kind::Call) return false;
   OpFamily f = opInfo(call->op).family;
@@ -644,6 +619,26 @@ class PlanApplier {
 };
 
 }  // namespace
+
+bool observesInvalidLanes(const storage::StorageFacts& facts) {
+  for (const TileValue& v : facts.values()) {
+    if (!v.call || v.call->kind != Expr::Kind::Call) continue;
+    OpFamily f = opInfo(v.call->op).family;
+    if (f == OpFamily::SetValidShape || f == OpFamily::Assemble) return true;
+    if (f == OpFamily::Binary && v.call->args.size() >= 2) {
+      Type lhs = v.call->args[0]->type, rhs = v.call->args[1]->type;
+      lhs.canonicalizeValid();
+      rhs.canonicalizeValid();
+      if (lhs.valid != rhs.valid) return true;
+    }
+  }
+  return false;
+}
+
+bool printableValid(const ValidShape& valid) {
+  return valid &&
+         std::all_of(valid->begin(), valid->end(), [](const Extent& e) { return e.kind != Extent::Kind::Dynamic; });
+}
 
 bool copyableByMove(const Type& t) {
   return t.isTile() && t.space == MemSpace::Vec && sameTypeIgnoringStorage(moveType(t), t);

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "compiler/ir/IR.h"
+#include "compiler/planners/StorageFacts.h"
 
 namespace ptodiff::aliases {
 
@@ -65,6 +66,15 @@ struct AliasPlanResult {
 /// Whether `pl.tile.move` can copy a tile of type `t` within its space: Vec only (M14), and the
 /// copy's implicit layout must be `t`'s own.
 bool copyableByMove(const Type& t);
+
+/// Whether some op of the kernel can read lanes outside a tile's valid region (semantics.md §2): a
+/// setter that grows the region exposes them, assemble writes its whole source window, and a binary
+/// op reads its right operand over the left operand's valid region. Elsewhere they are unobservable,
+/// so a copy of the valid region alone is exact.
+bool observesInvalidLanes(const storage::StorageFacts& facts);
+
+/// A valid shape a setter can state: every extent a constant or a scalar name.
+bool printableValid(const ValidShape& valid);
 
 /// Plans one verified Tile-stage kernel. `selected`: the kernel takes the Buffer path, so branch
 /// results are legalized too and an impossible copy is a rejection; otherwise a loop needing one

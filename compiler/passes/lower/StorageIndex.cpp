@@ -817,7 +817,12 @@ void StorageIndex::planAssemble(const AssignStmt& s, const Expr& call, int depth
 
   AssemblePlan plan;
   plan.targetValid = target.valid;
-  plan.sourceValid = source.valid;
+  // The copy writes through a fully valid view of the source's physical window (spec/lowering.md step 6):
+  // the device copies the whole source, and the Tile semantics replace the whole window, so a partially valid
+  // source still moves every lane it holds.
+  plan.sourceValid = fullValid(source.type.rows(), source.type.cols());
+  if (source.kind == ValueInfo::Kind::Storage && !sameValid(source.valid, plan.sourceValid))
+    registerVariant(source.descriptor, plan.sourceValid, source.name + "_whole", loc);
   plan.copyTarget = target.descriptor != d;
   if (plan.copyTarget && !anyZero(target.valid)) {
     // W5: when assemble grows the valid region, the preserving copy writes only the target's old

@@ -86,13 +86,13 @@ class msa_storage_copies:
 #             band, [16, 32]
 #         )
 #         s: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_vec_4, 0, 4096), pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 64])
-#         s_scratch: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_vec_5, 0, 4096), pl.Mem.Vec] = pl.tile.move(
-#             s, target_memory=pl.Mem.Vec
+#         s_scratch: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_vec_5, 0, 4096), pl.Mem.Vec] = pl.tile.create(
+#             [16, 64], dtype=pl.FP32, target_memory=pl.Mem.Vec
 #         )
 #         m: pl.Tile[[16, 1], pl.FP32, pl.MemRef(mem_vec_6, 0, 64), pl.Mem.Vec] = pl.tile.row_min(y, s_scratch)
 #         t: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_vec_7, 0, 4096), pl.Mem.Vec] = pl.tile.adds(s, 1.0)
-#         t_scratch: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_vec_8, 0, 4096), pl.Mem.Vec] = pl.tile.move(
-#             t, target_memory=pl.Mem.Vec
+#         t_scratch: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_vec_8, 0, 4096), pl.Mem.Vec] = pl.tile.create(
+#             [16, 64], dtype=pl.FP32, target_memory=pl.Mem.Vec
 #         )
 #         m2: pl.Tile[[16, 1], pl.FP32, pl.MemRef(mem_vec_9, 0, 64), pl.Mem.Vec] = pl.tile.row_max(t, t_scratch)
 #         q: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_vec_10, 0, 4096), pl.Mem.Vec] = pl.tile.full(

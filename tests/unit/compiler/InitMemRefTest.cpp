@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 
 #include "compiler/passes/InitMemRef.h"
 #include "compiler/planners/PlannedStorage.h"
@@ -199,14 +200,15 @@ TEST(InitMemRef, ReshapeOfADenseRowBandNeedsNoCopy) {
   EXPECT_EQ(memrefOf(p, "f"), ref("mem_vec_0", 1024, 1024));
 }
 
-TEST(InitMemRef, RowReductionScratchStillReadLaterIsAPrivateCopy) {
-  // The reduction writes poison over its tmp (semantics.md §2, PT6); `s` is stored afterwards.
+TEST(InitMemRef, RowReductionScratchStillReadLaterIsFreshStorage) {
+  // The reduction writes poison over its tmp (semantics.md §2, PT6); `s` is stored afterwards. The
+  // reduction never reads its tmp, so fresh storage of the tmp's shape serves as scratch.
   Program p = initMemRef(kVec,
                          "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
                          "        s = pl.tile.load(a, [16, 0], [16, 32])\n"
                          "        m = pl.tile.row_sum(x, s)\n"
                          "        o = pl.tile.store(s, [0, 0], out)\n        return o\n");
-  EXPECT_NE(bodyText(p).find("s_scratch = pl.tile.move(s, target_memory=pl.Mem.Vec)\n"
+  EXPECT_NE(bodyText(p).find("s_scratch = pl.tile.create([16, 32], dtype=pl.FP32, target_memory=pl.Mem.Vec)\n"
                              "m = pl.tile.row_sum(x, s_scratch)\n"),
             std::string::npos)
       << bodyText(p);
@@ -233,6 +235,83 @@ TEST(InitMemRef, RowReductionScratchReadBeforeALoopRepeatsIsAPrivateCopy) {
                          "            r = pl.yield_(o1)\n"
                          "        return r\n");
   EXPECT_TRUE(memrefOf(p, "s_scratch").has_value());
+}
+
+TEST(InitMemRef, TransposedRowReductionScratchReadInALaterTripIsFreshStorage) {
+  // Fuzz finding (60 s demo of 2026-12-01, case 3071): a `transpose_view` tmp cannot be copied by a
+  // move (M14), so the copy was skipped and VerifyTileStorage failed closed with [L9]. Fresh scratch
+  // of the tmp's (transposed) shape needs no copy.
+  Program p = initMemRef("a: pl.Tensor[[16, 32], pl.FP32], n: pl.Scalar[pl.INDEX], "
+                         "out: pl.Out[pl.Tensor[[32, 1], pl.FP32]]",
+                         "        f = pl.tile.full([16, 32], dtype=pl.FP32, value=-1.25)\n"
+                         "        t = pl.tile.transpose_view(f)\n"
+                         "        for i, (o,) in pl.range(n, init_values=(out,)):\n"
+                         "            x = pl.tile.relu(t)\n"
+                         "            m = pl.tile.row_max(x, t)\n"
+                         "            o1 = pl.tile.store(m, [0, 0], o)\n"
+                         "            r = pl.yield_(o1)\n"
+                         "        return r\n",
+                         "pl.Tensor[[32, 1], pl.FP32]");
+  // One line per statement: the printer wraps long calls after `(`.
+  const std::string text =
+      std::regex_replace(std::regex_replace(printProgram(p), std::regex("\\(\n *"), "("), std::regex("\n *\\)"), ")");
+  EXPECT_NE(text.find("= pl.tile.create([32, 16], dtype=pl.FP32, target_memory=pl.Mem.Vec)"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("t_scratch: pl.Tile[[32, 16], pl.FP32, pl.MemRef("), std::string::npos) << text;
+  EXPECT_NE(text.find("pl.tile.row_max(x, t_scratch)"), std::string::npos) << text;
+  EXPECT_NE(memrefOf(p, "t_scratch")->base, memrefOf(p, "t")->base);
+}
+
+TEST(InitMemRef, NarrowInPlaceInputStillReadLaterIsCopiedWholeAndWrittenInPlace) {
+  // Fuzz finding (60 s demo of 2026-12-01, case 456): `t0` is read after the assemble, so the
+  // assemble result needs storage of its own; the planned copy of its input would take only the
+  // valid [3, 4] while the Tile result keeps all [4, 16] lanes, and `r` assembles that result whole.
+  Program p = initMemRef("out: pl.Out[pl.Tensor[[4, 16], pl.FP32]]",
+                         "        t0 = pl.tile.full([4, 16], dtype=pl.FP32, value=1.0)\n"
+                         "        n = pl.tile.set_validshape(t0, 3, 4)\n"
+                         "        s = pl.tile.full([3, 8], dtype=pl.FP32, value=2.0)\n"
+                         "        g = pl.tile.assemble(n, s, [0, 0])\n"
+                         "        r = pl.tile.assemble(t0, g, [0, 0])\n"
+                         "        o = pl.tile.store(r, [0, 0], out)\n        return o\n",
+                         "pl.Tensor[[4, 16], pl.FP32]");
+  EXPECT_NE(bodyText(p).find("n_inplace_whole_src = pl.tile.set_validshape(n, 4, 16)\n"
+                             "n_inplace_whole = pl.tile.move(n_inplace_whole_src, target_memory=pl.Mem.Vec)\n"
+                             "n_inplace = pl.tile.set_validshape(n_inplace_whole, 3, 4)\n"
+                             "g = pl.tile.assemble(n_inplace, s, [0, 0])\n"),
+            std::string::npos)
+      << bodyText(p);
+  EXPECT_EQ(memrefOf(p, "g"), memrefOf(p, "n_inplace_whole"));  // in place on the copy
+  EXPECT_NE(memrefOf(p, "g")->base, memrefOf(p, "t0")->base);
+}
+
+TEST(InitMemRef, AWholeCopyJoinedByALoopCarryIsNotCopiedAgain) {
+  // Fuzz finding (60 s demo of 2026-12-01, case 80, reduced): the carry joins the copy's storage
+  // with `t0`'s, which the loop yields and `r` reads later, so the assemble never follows its input;
+  // copying the copy again looped until InitMemRef's round bound threw.
+  Program p = initMemRef("out: pl.Out[pl.Tensor[[3, 32], pl.FP32]]",
+                         "        t0 = pl.tile.full([3, 32], dtype=pl.FP32, value=1.0)\n"
+                         "        e = pl.tile.set_validshape(t0, 0, 0)\n"
+                         "        g = pl.tile.assemble(e, t0, [0, 0])\n"
+                         "        for (c, k) in pl.while_(init_values=(g, 0)):\n"
+                         "            pl.cond(k < 1)\n"
+                         "            k1 = 1\n"
+                         "            r, rk = pl.yield_(t0, k1)\n"
+                         "        o = pl.tile.store(r, [0, 0], out)\n        return o\n",
+                         "pl.Tensor[[3, 32], pl.FP32]");
+  EXPECT_NE(bodyText(p).find("g = pl.tile.assemble(e_inplace, t0, [0, 0])\n"), std::string::npos) << bodyText(p);
+  EXPECT_EQ(bodyText(p).find("e_inplace_inplace"), std::string::npos) << bodyText(p);
+}
+
+TEST(InitMemRef, FullyValidInPlaceInputNeedsNoWholeCopy) {
+  // A copy of the valid region is the whole tile already.
+  Program p = initMemRef("out: pl.Out[pl.Tensor[[4, 16], pl.FP32]]",
+                         "        t0 = pl.tile.full([4, 16], dtype=pl.FP32, value=1.0)\n"
+                         "        s = pl.tile.full([3, 8], dtype=pl.FP32, value=2.0)\n"
+                         "        g = pl.tile.assemble(t0, s, [0, 0])\n"
+                         "        r = pl.tile.assemble(t0, g, [0, 0])\n"
+                         "        o = pl.tile.store(r, [0, 0], out)\n        return o\n",
+                         "pl.Tensor[[4, 16], pl.FP32]");
+  EXPECT_EQ(bodyText(p).find("_inplace"), std::string::npos) << bodyText(p);
 }
 
 TEST(InitMemRef, RowReductionScratchReadByNothingElseIsUsedDirectly) {

@@ -218,5 +218,28 @@ INSTANTIATE_TEST_SUITE_P(Programs, RunSuite,
                          ::testing::Combine(::testing::ValuesIn(suitePrograms()), ::testing::Values("a2a3", "a5")),
                          [](const auto& info) { return std::get<0>(info.param) + "_" + std::get<1>(info.param); });
 
+// ---- fuzz regressions: each campaign finding, once fixed, runs clean under every planner --------
+
+std::vector<std::string> fuzzRegressions() {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(fs::path(PTODIFF_TESTS_DIR) / "fuzz-regressions"))
+    if (e.is_directory()) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+class FuzzRegression : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(FuzzRegression, RunsCleanUnderEveryPlanner) {
+  TempDir scratch;
+  const fs::path folder = fs::path(PTODIFF_TESTS_DIR) / "fuzz-regressions" / GetParam();
+  const Outcome o = runPtodiff(folder, "run program.py --case case.json --planner all", scratch.path());
+  EXPECT_EQ(o.exitCode, 0) << o.out << o.err;
+  EXPECT_THAT(o.out, HasSubstr("\nresult: pass\n"));
+}
+
+INSTANTIATE_TEST_SUITE_P(Campaign, FuzzRegression, ::testing::ValuesIn(fuzzRegressions()),
+                         [](const auto& info) { return info.param; });
+
 }  // namespace
 }  // namespace ptodiff
