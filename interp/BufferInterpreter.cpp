@@ -407,9 +407,16 @@ class BufferMachine : public KernelWalker<BufferMachine, Value> {
                                            lName + " (valid " + pairText(M, K) + ") and " + rName + " is empty; the " +
                                            "lowering must guard an op over an empty region");
     requireRegionInside(rhs, rName, 0, 0, K, N, "the contraction region");
-    requireRegionInside(acc, accName, 0, 0, M, N, "the product");
-    const bool inPlaceSafe = opInfo(e.op).effects.inPlaceSafe;
     const std::array<int64_t, 2> product{M, N};
+    requireRegionInside(acc, accName, 0, 0, M, N, "the product");
+    // M8: where ACC is wider than the product the lowering writes through a product-shaped view,
+    // so the destination handle's valid region is exactly the product; a wider one means the
+    // view was dropped and the op would claim lanes it never computes.
+    if (validOf(acc) != product)
+      throwHazard(HazardKind::Valid, "the destination " + accName + "'s valid region " + pairText(validOf(acc)) +
+                                         " differs from the product " + pairText(M, N) +
+                                         "; the lowering must write through a product-shaped view (M8)");
+    const bool inPlaceSafe = opInfo(e.op).effects.inPlaceSafe;
     require(checkOverlap(opInfo(e.op).spelling, footprintOf(acc, accName, 0, 0, product),
                          {footprintOf(lhs, lName, 0, 0, {M, K}), footprintOf(rhs, rName, 0, 0, {K, N})}, inPlaceSafe));
 

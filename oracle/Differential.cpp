@@ -218,6 +218,7 @@ struct LoweringCache::Entry {
   Planner planner = Planner::PYPTO;
   const Target* target = nullptr;
   bool enableBufferIR = true;
+  FaultSwitch faults;
   std::optional<CompileFailure> failure;   // the first pass that failed, if one did
   std::shared_ptr<const Program> planned;  // after kPlannedStopPass, when the pipeline reached it
   std::shared_ptr<const Program> lowered;  // the whole pipeline's result, when no pass failed
@@ -405,7 +406,7 @@ std::shared_ptr<const LoweringCache::Entry> CaseRunner::lower(Planner planner) {
   if (o_.lowerings)
     for (const std::shared_ptr<const LoweringCache::Entry>& e : o_.lowerings->entries)
       if (e->program == &program && e->kernel == &kernel && e->planner == planner && e->target == o_.target &&
-          e->enableBufferIR == o_.enableBufferIR)
+          e->enableBufferIR == o_.enableBufferIR && e->faults.active == o_.faults.active)
         return e;
   auto entry = std::make_shared<LoweringCache::Entry>();
   entry->program = &program;
@@ -413,7 +414,9 @@ std::shared_ptr<const LoweringCache::Entry> CaseRunner::lower(Planner planner) {
   entry->planner = planner;
   entry->target = o_.target;
   entry->enableBufferIR = o_.enableBufferIR;
+  entry->faults = o_.faults;
   PassContext context;
+  context.faults = o_.faults;
   context.planner = planner;
   context.target = o_.target;
   context.enableBufferIR = o_.enableBufferIR;

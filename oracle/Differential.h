@@ -103,6 +103,7 @@ struct DifferentialOptions {
   uint64_t stepBudget = 1'000'000;
   int64_t blockNum = 1;
   uint64_t seed = 0;
+  FaultSwitch faults;  // a catalogue miscompile the lowering injects (compiler/faults); none by default
   /// The replay command without --planner/--target/--no-buffer-ir (e.g. "ptodiff run add.py
   /// --case add.case.json"); each verdict's replay appends the options that select its row.
   std::string replayBase;

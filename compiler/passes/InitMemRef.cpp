@@ -6,6 +6,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "compiler/faults/Faults.h"
 #include "compiler/passes/PassManager.h"
 #include "compiler/passes/aliases/AliasPlan.h"
 #include "compiler/planners/PlannedStorage.h"
@@ -70,7 +71,8 @@ bool intersects(const std::vector<int>& a, const std::vector<int>& b) {
 /// Plans one function.
 class FunctionPlanner {
  public:
-  FunctionPlanner(Function& fn, const Program& program) : fn_(fn), program_(program), facts_(fn) {}
+  FunctionPlanner(Function& fn, const Program& program, FaultSwitch faults)
+      : fn_(fn), program_(program), faults_(faults), facts_(fn) {}
 
   /// Places every value (nothing is written yet); false when the function has no Tile value.
   bool plan() {
@@ -155,6 +157,7 @@ class FunctionPlanner {
 
   Function& fn_;
   const Program& program_;
+  FaultSwitch faults_;
   StorageFacts facts_;
   std::map<int, bool> follows_;
   std::vector<const TileValue*> clobberedScratch_;  // row reductions whose tmp storage stays observable
@@ -210,8 +213,10 @@ class FunctionPlanner {
         if (derived.count(v.slot)) continue;
         bool add = false;
         if (v.kind == ValueKind::View || v.kind == ValueKind::InPlace) add = derived.count(v.source) != 0;
+        // A carry that yields itself back (`pl.yield_(c)`) holds what its other incoming values hold.
         if (!v.incoming.empty())
-          add = std::all_of(v.incoming.begin(), v.incoming.end(), [&](int s) { return derived.count(s) != 0; });
+          add = std::all_of(v.incoming.begin(), v.incoming.end(),
+                            [&](int s) { return s == v.slot || derived.count(s) != 0; });
         if (v.kind == ValueKind::LoopResult && v.incoming.size() > 1 && derived.count(v.incoming[1]) && inside(v))
           add = true;
         if (add) changed = derived.insert(v.slot).second || changed;
@@ -227,8 +232,26 @@ class FunctionPlanner {
 
   /// Whether the storage an in-place op writes may still be read as another value afterwards.
   bool inputObservableAfter(const TileValue& result, const AliasFamilies& families) const {
+    if (faults_.on(Fault::InPlaceInputCopyDropped)) return false;
     return observedAroundWrite(families.family(result.source), result.point, inPlaceInput(result), derivedFrom(result),
-                               true, families);
+                               true, families, &result);
+  }
+
+  /// The fault assemble-row-gap-proof: "the source window cannot overlap the placed window" proved
+  /// from their first rows alone, as if a window were one contiguous row of bytes.
+  bool firstRowsDisjoint(const TileValue& assemble, const TileValue& source) const {
+    if (source.kind != ValueKind::View || source.call->kind != Expr::Kind::Call ||
+        opInfo(source.call->op).family != OpFamily::Slice || source.source != assemble.source)
+      return false;
+    const Expr& from = *source.call->arg("offset");
+    const Expr& to = *assemble.call->arg("offset");
+    for (const Expr* e : {from.args[0].get(), from.args[1].get(), to.args[0].get(), to.args[1].get()})
+      if (e->kind != Expr::Kind::IntLit) return false;
+    const int64_t pitch = assemble.type.cols(), width = source.type.cols() * dtypeSize(source.type.dtype);
+    const int64_t es = dtypeSize(source.type.dtype);
+    const int64_t a = (from.args[0]->intValue * pitch + from.args[1]->intValue) * es;
+    const int64_t b = (to.args[0]->intValue * pitch + to.args[1]->intValue) * es;
+    return a + width <= b || b + width <= a;
   }
 
   /// The `tmp_tile` of a row reduction: the reduction writes poison over it (semantics.md §2).
@@ -245,14 +268,20 @@ class FunctionPlanner {
   /// every trip (defined in the body, or a carry of that loop). `derived` are the values that hold
   /// the written bytes by design; `operandReadsData`: the op's own read of `operand` repeats too.
   bool observedAroundWrite(const std::vector<int>& written, int point, const Expr* operand, const std::set<int>& derived,
-                           bool operandReadsData, const AliasFamilies& families) const {
+                           bool operandReadsData, const AliasFamilies& families,
+                           const TileValue* inPlaceResult = nullptr) const {
     for (const Use& u : facts_.uses()) {
       const TileValue* v = facts_.value(u.slot);
       if (!v || derived.count(u.slot) || !intersects(families.family(u.slot), written)) continue;
       if (u.expr == operand && !operandReadsData) continue;
       // Read through another operand, even the input value itself (`assemble(t, t, ...)`): writing
       // in place would overwrite the bytes being copied (W9, semantics.md §3).
-      if (u.point == point && u.expr != operand) return true;
+      if (u.point == point && u.expr != operand) {
+        const bool assemble = inPlaceResult && opInfo(inPlaceResult->call->op).family == OpFamily::Assemble;
+        if (assemble && faults_.on(Fault::AssembleOverlapInPlace)) continue;
+        if (assemble && faults_.on(Fault::AssembleRowGapProof) && firstRowsDisjoint(*inPlaceResult, *v)) continue;
+        return true;
+      }
       if (u.point > point) return true;
       for (int l = facts_.innermostLoop(point); l >= 0; l = facts_.loops()[l].parent) {
         const LoopExtent& loop = facts_.loops()[l];
@@ -295,8 +324,12 @@ class FunctionPlanner {
                                                                           : Extent::dynamic());
     const bool known = frame.row.isConst() && frame.col.isConst() && frame.base.isConst();
     const int64_t r = known ? frame.row.value : 0, c = known ? frame.col.value : 0;
-    Extent offset = known ? Extent::constant(frame.base.value + elementOffset(frame.type, r, c) * dtypeSize(frame.type.dtype))
-                          : Extent::dynamic();
+    // The faults slice-offset-dropped and slice-own-pitch misplace a static window in its root.
+    Type addressing = frame.type;
+    if (faults_.on(Fault::SliceOwnPitch) && !addressing.layout.boxed()) addressing.shape[1] = v.type.cols();
+    int64_t byteOffset = known ? frame.base.value + elementOffset(addressing, r, c) * dtypeSize(frame.type.dtype) : 0;
+    if (faults_.on(Fault::SliceOffsetDropped) && known) byteOffset = frame.base.value;
+    Extent offset = known ? Extent::constant(byteOffset) : Extent::dynamic();
     return Placement{MemRef{src.memref.base, offset, windowSpan(frame.type, r, c, v.type.rows(), v.type.cols())}, frame};
   }
 
@@ -497,7 +530,7 @@ class InitMemRefPass final : public Pass {
            "sharing their input's";
   }
 
-  bool run(Program& program, const PassContext&) override {
+  bool run(Program& program, const PassContext& context) override {
     bool changed = false;
     for (Function& f : program.functions) {
       if (!isPlannedKernel(f)) continue;
@@ -505,7 +538,7 @@ class InitMemRefPass final : public Pass {
       // and a copy never needs another, so this ends; the bound guards that argument.
       for (int round = 0;; ++round) {
         if (round > 64) throw std::logic_error("InitMemRef: inserting copies does not converge in " + f.name);
-        FunctionPlanner planner(f, program);
+        FunctionPlanner planner(f, program, context.faults);
         planner.reserveNames();
         if (!planner.plan()) break;
         changed = true;

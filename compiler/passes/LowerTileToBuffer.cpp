@@ -72,7 +72,7 @@ bool isSelected(const Function& f) {
 void lowerFunction(Function& f, const PassContext& context, const Failure& failure) {
   lower::StorageIndex index(f, context, failure);
   index.build();
-  Block body = lower::BufferRewriter(f, index, failure).run();
+  Block body = lower::BufferRewriter(f, index, failure, context.faults).run();
   f.body = std::move(body);
   f.stage = FunctionStage::Buffer;
 }

@@ -24,12 +24,12 @@ class MaterializeSemanticAliasesPass final : public Pass {
            "retargeted producers and parallel yield transfers";
   }
 
-  bool run(Program& program, const PassContext&) override {
+  bool run(Program& program, const PassContext& context) override {
     // Plan every kernel before changing any, so a rejection leaves the program untouched (L11).
     std::vector<std::pair<Function*, aliases::AliasPlan>> plans;
     for (Function& f : program.functions) {
       if (!isPlannedKernel(f)) continue;
-      aliases::AliasPlanResult r = aliases::planSemanticAliases(f, f.bufferIRSelected == true);
+      aliases::AliasPlanResult r = aliases::planSemanticAliases(f, f.bufferIRSelected == true, context.faults);
       if (r.rejection)
         failPass(kPassName, program, r.rejection->loc, "[" + r.rejection->rule + "]: " + r.rejection->message);
       plans.emplace_back(&f, std::move(r.plan));

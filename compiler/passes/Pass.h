@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "compiler/faults/Faults.h"
 #include "compiler/ir/IR.h"
 #include "compiler/target/Target.h"
 
@@ -28,6 +29,7 @@ struct PassContext {
   Planner planner = Planner::PYPTO;
   const Target* target = &targetA2A3();
   bool verifyEach = false;     // verifier + postconditions after every pass
+  FaultSwitch faults;          // a catalogue miscompile to inject (compiler/faults); none by default
 };
 
 class Pass {

@@ -21,7 +21,7 @@ class KernelStorageChecker {
   KernelStorageChecker(const Function& fn, const PassContext& context, std::string file,
                        std::vector<Diagnostic>& out, bool generations)
       : fn_(fn), context_(context), file_(std::move(file)), out_(out), generations_(generations), facts_(fn),
-        families_(facts_, plannedInPlacePolicy(facts_)), live_(facts_, families_) {}
+        families_(facts_, plannedInPlacePolicy(facts_)), live_(facts_, families_, context.faults) {}
 
   void run() {
     roots_ = rootsByName(fn_);
@@ -188,6 +188,16 @@ class KernelStorageChecker {
     }
   }
 
+  /// A Vec move whose result is its source's identical window and type: a no-op the lowering
+  /// removes (C5) and the interpreters accept (decisions.md PT9), so not a clobber.
+  bool exactSelfCopy(const TileValue& copy, const TileValue& source) const {
+    if (copy.kind != ValueKind::Fresh || !copy.call || copy.call->kind != Expr::Kind::Call ||
+        opInfo(copy.call->op).family != OpFamily::Move || copy.call->args.empty() ||
+        copy.call->args[0]->slot != source.slot)
+      return false;
+    return samePhysicalTile(copy.type, source.type) && copy.type.memref == source.type.memref;
+  }
+
   void checkOverlap() {
     const std::vector<int>& ids = families_.identities();
     for (size_t i = 0; i < ids.size(); ++i) {
@@ -203,6 +213,7 @@ class KernelStorageChecker {
         if (live_.sameVersions(ids[i], ids[j])) continue;
         Overlap rel = live_.relation(ids[i], ids[j]);
         if (rel == Overlap::Disjoint || (rel == Overlap::InPlace && *wa == *wb)) continue;
+        if (*wa == *wb && (exactSelfCopy(*a, *b) || exactSelfCopy(*b, *a))) continue;
         Diagnostic& d = error(b->binder->loc, "P18",
                               live_.describe(ids[i]) + " and " + live_.describe(ids[j]) +
                                   " are live at the same time but their storage overlaps: " + range(wa->begin, wa->end) +

@@ -12,9 +12,9 @@ namespace {
 
 class DsaRpPlanner {
  public:
-  DsaRpPlanner(Function& kernel, const Program& program, const Target& target)
-      : kernel_(kernel), program_(program), target_(target), facts_(kernel),
-        families_(facts_, plannedInPlacePolicy(facts_)), live_(facts_, families_) {}
+  DsaRpPlanner(Function& kernel, const Program& program, const Target& target, FaultSwitch faults)
+      : kernel_(kernel), program_(program), target_(target), faults_(faults), facts_(kernel),
+        families_(facts_, plannedInPlacePolicy(facts_)), live_(facts_, families_, faults) {}
 
   bool run() {
     std::vector<Root> roots = collectRoots(kernel_);
@@ -34,6 +34,7 @@ class DsaRpPlanner {
   Function& kernel_;
   const Program& program_;
   const Target& target_;
+  FaultSwitch faults_;
   StorageFacts facts_;
   AliasFamilies families_;
   Liveness live_;
@@ -64,8 +65,16 @@ class DsaRpPlanner {
   /// Live together at some point (the in-place exception is not taken: outputs never sit on inputs).
   bool liveTogether(const PlacementUnit& a, const PlacementUnit& b) const {
     for (int x : a.identities)
-      for (int y : b.identities)
+      for (int y : b.identities) {
+        if (faults_.on(Fault::DsaRpPackingIgnoresLifetimes)) {
+          // The fault: each lifetime ends one point early, so a last read and a definition at the
+          // same point look disjoint.
+          const LiveRange rx = live_.range(x), ry = live_.range(y);
+          if (rx.start <= ry.end - 1 && ry.start <= rx.end - 1) return true;
+          continue;
+        }
         if (live_.relation(x, y) != Overlap::Disjoint) return true;
+      }
     return false;
   }
 
@@ -97,8 +106,8 @@ class DsaRpPlanner {
 
 }  // namespace
 
-bool planDsaRp(Function& kernel, const Program& program, const Target& target) {
-  return DsaRpPlanner(kernel, program, target).run();
+bool planDsaRp(Function& kernel, const Program& program, const Target& target, FaultSwitch faults) {
+  return DsaRpPlanner(kernel, program, target, faults).run();
 }
 
 }  // namespace ptodiff::storage

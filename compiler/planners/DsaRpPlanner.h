@@ -5,6 +5,7 @@
 // The in-place exception of Liveness is not used: DSA_RP never places an op's output over its input.
 #pragma once
 
+#include "compiler/faults/Faults.h"
 #include "compiler/ir/IR.h"
 #include "compiler/target/Target.h"
 
@@ -12,6 +13,6 @@ namespace ptodiff::storage {
 
 /// Places one InitMemRef-planned kernel's roots; returns whether anything changed. Throws
 /// DiagnosticError when a root cannot be placed inside the target's usable capacity.
-bool planDsaRp(Function& kernel, const Program& program, const Target& target);
+bool planDsaRp(Function& kernel, const Program& program, const Target& target, FaultSwitch faults = {});
 
 }  // namespace ptodiff::storage

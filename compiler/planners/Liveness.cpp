@@ -6,10 +6,11 @@
 
 namespace ptodiff::storage {
 
-Liveness::Liveness(const StorageFacts& facts, const AliasFamilies& families) : facts_(facts), families_(families) {
+Liveness::Liveness(const StorageFacts& facts, const AliasFamilies& families, FaultSwitch faults)
+    : faults_(faults), facts_(facts), families_(families) {
   for (const Use& u : facts_.uses()) usesAt_[u.point].push_back(&u);
   collectReferences();
-  extendOverLoops();
+  if (!faults_.on(Fault::LivenessIgnoresLoopExtension)) extendOverLoops();
   groupVersions();
 }
 
@@ -49,8 +50,12 @@ void Liveness::collectReferences() {
     }
   };
   for (const TileValue& v : facts_.values()) reference(v.slot, v.point);
-  for (const Use& u : facts_.uses())
-    if (facts_.value(u.slot)) reference(u.slot, u.point);
+  const bool skipViews = faults_.on(Fault::LivenessIgnoresViewUses);
+  for (const Use& u : facts_.uses()) {
+    const TileValue* v = facts_.value(u.slot);
+    if (!v || (skipViews && v->kind == ValueKind::View)) continue;
+    reference(u.slot, u.point);
+  }
 }
 
 void Liveness::extendOverLoops() {
@@ -101,7 +106,9 @@ bool Liveness::readsInPlace(const TileValue& result, int operandSlot) const {
   bool elementwise =
       info.family == OpFamily::Binary || info.family == OpFamily::Unary || info.family == OpFamily::TileScalar;
   const TileValue* operand = facts_.value(operandSlot);
-  return elementwise && info.effects.inPlaceSafe && operand && families_.coversWholeIdentity(operandSlot) &&
+  const bool inPlaceSafe =
+      (elementwise && info.effects.inPlaceSafe) || faults_.on(Fault::InPlaceReuseForUnsafeOps);
+  return inPlaceSafe && operand && families_.coversWholeIdentity(operandSlot) &&
          samePhysicalTile(operand->type, result.type);
 }
 

@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/faults/Faults.h"
 #include "compiler/planners/PlannedStorage.h"
 #include "compiler/planners/StorageFacts.h"
 
@@ -61,7 +62,10 @@ struct GenerationOverlap {
 
 class Liveness {
  public:
-  Liveness(const StorageFacts& facts, const AliasFamilies& families);
+  /// `faults`: the catalogue faults of the analysis itself (liveness-ignores-loop-extension,
+  /// liveness-ignores-view-uses, inplace-reuse-unsafe-ops); a bug here misleads the planners and
+  /// VerifyTileStorage alike, as a shared analysis does.
+  Liveness(const StorageFacts& facts, const AliasFamilies& families, FaultSwitch faults = {});
 
   LiveRange range(int identity) const;
   Overlap relation(int a, int b) const;
@@ -80,6 +84,7 @@ class Liveness {
   uint32_t lineOf(int point) const;
 
  private:
+  FaultSwitch faults_;
   const StorageFacts& facts_;
   const AliasFamilies& families_;
   std::map<int, LiveRange> ranges_;

@@ -22,8 +22,10 @@ class PlanMemoryPass final : public Pass {
     for (Function& f : program.functions) {
       if (f.stage != FunctionStage::Tile || f.type == FunctionType::Orchestration) continue;
       switch (context.planner) {
-        case Planner::PYPTO: changed = storage::planPyPto(f, program, *context.target) || changed; break;
-        case Planner::DSA_RP: changed = storage::planDsaRp(f, program, *context.target) || changed; break;
+        case Planner::PYPTO: changed = storage::planPyPto(f, program, *context.target, context.faults) || changed; break;
+        case Planner::DSA_RP:
+          changed = storage::planDsaRp(f, program, *context.target, context.faults) || changed;
+          break;
         case Planner::PTOAS: changed = storage::planPtoas(f, program, *context.target) || changed; break;
       }
     }

@@ -25,9 +25,9 @@ enum class Fit { No, Merge, ShareAddress };
 
 class PyPtoPlanner {
  public:
-  PyPtoPlanner(Function& kernel, const Program& program, const Target& target)
+  PyPtoPlanner(Function& kernel, const Program& program, const Target& target, FaultSwitch faults)
       : kernel_(kernel), program_(program), target_(target), facts_(kernel),
-        families_(facts_, plannedInPlacePolicy(facts_)), live_(facts_, families_) {}
+        families_(facts_, plannedInPlacePolicy(facts_)), live_(facts_, families_, faults) {}
 
   bool run() {
     std::vector<Root> roots = collectRoots(kernel_);
@@ -151,8 +151,8 @@ class PyPtoPlanner {
 
 }  // namespace
 
-bool planPyPto(Function& kernel, const Program& program, const Target& target) {
-  return PyPtoPlanner(kernel, program, target).run();
+bool planPyPto(Function& kernel, const Program& program, const Target& target, FaultSwitch faults) {
+  return PyPtoPlanner(kernel, program, target, faults).run();
 }
 
 }  // namespace ptodiff::storage

@@ -9,6 +9,7 @@
 // with runtime valid extents only merges with roots of the same physical type used whole (V9).
 #pragma once
 
+#include "compiler/faults/Faults.h"
 #include "compiler/ir/IR.h"
 #include "compiler/target/Target.h"
 
@@ -16,6 +17,6 @@ namespace ptodiff::storage {
 
 /// Plans one InitMemRef-planned kernel in place; returns whether anything changed. Throws
 /// DiagnosticError when a space overflows the target's usable capacity.
-bool planPyPto(Function& kernel, const Program& program, const Target& target);
+bool planPyPto(Function& kernel, const Program& program, const Target& target, FaultSwitch faults = {});
 
 }  // namespace ptodiff::storage

@@ -18,6 +18,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "compiler/faults/Faults.h"
 #include "compiler/text/JsonPosition.h"
 
 namespace ptodiff {
@@ -110,11 +111,30 @@ std::string suggestion(std::string_view word, const std::vector<std::string_view
 }
 
 const std::vector<std::string_view> kTopFields = {"function", "target",    "planners", "scalars",
-                                                  "tensors",  "block_num", "seed"};
+                                                  "tensors",  "block_num", "seed",     "inject_fault"};
 const std::vector<std::string_view> kTensorFields = {"init", "file", "low", "high",
                                                      "mean", "std",  "seed"};
 const std::vector<std::string_view> kInitKinds = {"file", "uniform", "normal", "iota", "zeros", "sentinel"};
 const std::vector<std::string_view> kTargets = {"a2a3", "a5"};
+
+}  // namespace
+
+nlohmann::ordered_json caseScalarJson(const CaseScalar& s) {
+  switch (s.kind) {
+    case CaseScalar::Kind::Bool: return s.b;
+    case CaseScalar::Kind::Float: return s.f;
+    case CaseScalar::Kind::Int: break;
+  }
+  return s.i;
+}
+
+namespace {
+
+std::vector<std::string_view> faultNameList() {
+  std::vector<std::string_view> names;
+  for (const FaultInfo& f : faultCatalogue()) names.push_back(f.name);
+  return names;
+}
 const std::vector<std::string_view> kPlanners = {"PYPTO", "DSA_RP", "PTOAS"};
 
 /// The fields each init kind accepts besides "init".
@@ -168,6 +188,7 @@ class CaseParser {
       else if (key == "tensors") spec.tensors = parseTensors(path, value);
       else if (key == "block_num") spec.blockNum = parseBlockNum(path, value);
       else if (key == "seed") spec.seed = requireUnsigned(path, value, "\"seed\"");
+      else if (key == "inject_fault") spec.injectFault = requireChoice(path, value, "\"inject_fault\"", faultNameList());
       else errorAtKey(path, "unknown case field \"" + key + "\"" + suggestion(key, kTopFields) +
                                 "; expected one of " + joinNames(kTopFields));
     }

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,8 +41,14 @@ struct CaseSpec {
   std::map<std::string, TensorInit> tensors;  // tensors absent here take their defaults
   int64_t blockNum = 1;
   uint64_t seed = 0;
+  /// A catalogue fault the lowering injects for this case (compiler/faults, `"inject_fault"`); empty:
+  /// none. Part of the case so a reproducer found under a fault replays under it.
+  std::string injectFault;
   std::string sourceName;  // the case file, for diagnostics about its entries (empty: none)
 };
+
+/// A scalar as the case file writes it (JSON integer, float or bool).
+nlohmann::ordered_json caseScalarJson(const CaseScalar& s);
 
 /// Parses case JSON. Errors (bad JSON, unknown field, wrong field type, unknown init kind) throw
 /// DiagnosticError located at FILE:LINE:COL of the offending value. `file` paths are resolved

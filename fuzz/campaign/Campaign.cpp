@@ -42,6 +42,7 @@ struct Slot {
   uint64_t programHash = 0;
   CaseOutcome outcome;
   double generationSeconds = 0.0;
+  double finishedAt = 0.0;  // seconds since the run's start when the worker finished the case
 };
 
 /// The kernel as its reproducer's program.py holds it, parsed back: runners see source locations,
@@ -189,9 +190,11 @@ void consume(Slot& slot, uint64_t g, const CampaignConfig& config, const CaseRun
     rec.statementsBefore = rec.statementsAfter = countStatements(slot.generated.program);
     if (config.outDir.empty()) continue;
     const auto shrinkStart = Clock::now();
-    // Shrinking runs on the consuming thread; it never takes the campaign past its --time.
+    // Shrinking runs on the consuming thread; it never takes the campaign past its --time, except
+    // when the campaign stops at this failure anyway (stopOnFailure).
+    const bool capByTime = config.timeSeconds && !config.stopOnFailure;
     double budget = config.shrinkSeconds;
-    if (config.timeSeconds) budget = std::min(budget, std::max(0.0, *config.timeSeconds - secondsSince(start)));
+    if (capByTime) budget = std::min(budget, std::max(0.0, *config.timeSeconds - secondsSince(start)));
     Shrunk shrunk = shrinkTo(rec.firstCaseSeed, caseSize(g), config, runner, signature, budget, slot.generated, v);
     const std::vector<CaseSpec> specs = caseSpecsFor(shrunk.generated, config);
     const size_t set = std::min(shrunk.verdict.scalarSet, specs.size() - 1);
@@ -199,7 +202,7 @@ void consume(Slot& slot, uint64_t g, const CampaignConfig& config, const CaseRun
     // RapidCheck shrinks the generator's choices; the structural reducer then edits the program
     // itself, with the same cap (spec/fuzz.md, "Campaign").
     ReduceState reduced{shrunk.generated.program.clone(), specs[set]};
-    if (config.timeSeconds) budget = std::min(budget, std::max(0.0, *config.timeSeconds - secondsSince(start)));
+    if (capByTime) budget = std::min(budget, std::max(0.0, *config.timeSeconds - secondsSince(start)));
     if (budget > 0) reduced = reduceWithRunner(std::move(reduced), runner, signature, budget, verdict);
     state.phaseSeconds["shrinking"] += secondsSince(shrinkStart);
     rec.statementsAfter = countStatements(reduced.program);
@@ -229,6 +232,7 @@ std::string configFingerprint(const CampaignConfig& c) {
   j["feature_percent"] = c.gen.featurePercent;
   j["max_tile_elements"] = c.gen.maxTileElements;
   j["step_budget"] = c.stepBudget;
+  if (!c.injectFault.empty()) j["inject_fault"] = c.injectFault;
   return j.dump();
 }
 
@@ -244,6 +248,7 @@ std::vector<CaseSpec> caseSpecsFor(const GeneratedCase& c, const CampaignConfig&
     }
     spec.planners = config.planners;
     spec.target = config.target;
+    spec.injectFault = config.injectFault;
     specs.push_back(std::move(spec));
   }
   return specs;
@@ -285,6 +290,7 @@ CampaignResult runCampaign(const CampaignConfig& config, const CampaignHooks& ho
   for (;;) {
     if (config.cases && state.nextLocal >= *config.cases) break;
     if (config.timeSeconds && secondsSince(start) >= *config.timeSeconds) break;
+    if (config.stopOnFailure && state.failingCases > 0) break;
     if (hooks.stop && hooks.stop->load()) {
       result.interrupted = true;
       break;
@@ -294,12 +300,24 @@ CampaignResult runCampaign(const CampaignConfig& config, const CampaignHooks& ho
     slots.assign(batch, Slot{});
     const uint64_t firstLocal = state.nextLocal;
 #pragma omp parallel for num_threads(jobs) schedule(dynamic, 1)
-    for (int64_t k = 0; k < static_cast<int64_t>(batch); ++k)
-      fillSlot(slots[static_cast<size_t>(k)], globalCaseIndex(config, firstLocal + static_cast<uint64_t>(k)), config,
-               hooks.runner);
-    for (uint64_t k = 0; k < batch; ++k)
+    for (int64_t k = 0; k < static_cast<int64_t>(batch); ++k) {
+      Slot& slot = slots[static_cast<size_t>(k)];
+      fillSlot(slot, globalCaseIndex(config, firstLocal + static_cast<uint64_t>(k)), config, hooks.runner);
+      slot.finishedAt = secondsSince(start);
+    }
+    // A case's verdict is final in case order once it and every case before it have finished.
+    double knownAt = 0.0;
+    for (uint64_t k = 0; k < batch; ++k) {
+      knownAt = std::max(knownAt, slots[k].finishedAt);
+      const bool firstFailure = !state.firstFailingCase && !slots[k].outcome.failures.empty();
+      if (firstFailure) {
+        state.firstFailingCase = globalCaseIndex(config, firstLocal + k);
+        state.firstFailureSeconds = elapsedBefore + knownAt;
+      }
       consume(slots[k], globalCaseIndex(config, firstLocal + k), config, hooks.runner, state, result,
               hooks.keepCaseRecords, start);
+      if (config.stopOnFailure && state.failingCases > 0) break;
+    }
     state.elapsedSeconds = elapsedBefore + secondsSince(start);
     if (!out.empty() && secondsSince(lastCheckpoint) >= config.checkpointSeconds) {
       writeCheckpoint(out, config, state);
@@ -307,6 +325,7 @@ CampaignResult runCampaign(const CampaignConfig& config, const CampaignHooks& ho
     }
     if (hooks.progress) hooks.progress(state);
   }
+  result.stoppedOnFailure = config.stopOnFailure && state.failingCases > 0;
   result.runSeconds = secondsSince(start);
   state.elapsedSeconds = elapsedBefore + result.runSeconds;
   if (!out.empty()) writeCheckpoint(out, config, state);

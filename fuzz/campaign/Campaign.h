@@ -38,6 +38,12 @@ struct CampaignConfig {
   double shrinkSeconds = 10.0;        // shrinking budget per new signature (0: no shrinking)
   double checkpointSeconds = 1.0;     // at most this long between checkpoints
   int batchPerJob = 16;               // cases per worker and batch
+  std::string injectFault;            // a catalogue fault every case's lowering injects ("": none)
+  /// Stop right after the first failing case in case order (qualification, `--stop-on-failure`):
+  /// the cases after it in its batch are discarded uncounted, so `cases` is that case's local index
+  /// + 1 for any --jobs. Its signatures are still shrunk and reduced, with the full shrinkSeconds
+  /// even past timeSeconds (the campaign ends there anyway, and the reduced size is what is measured).
+  bool stopOnFailure = false;
 };
 
 /// Everything that decides the cases and their verdicts (not jobs, time, output folder): a resumed
@@ -70,6 +76,11 @@ struct CampaignState {
   std::map<std::string, SignatureRecord> signatures;
   std::map<std::string, double> phaseSeconds;       // generation, shrinking and the runner's phases
   double elapsedSeconds = 0.0;                      // over every (resumed) run
+  std::optional<uint64_t> firstFailingCase;         // global index of the first failing case in case order
+  /// Wall-clock seconds (steady clock, over every run) from the campaign's start until the first
+  /// failing case was known: every case before it, and it, had finished. Machine-dependent timing,
+  /// like elapsedSeconds; the case index above is the deterministic part.
+  std::optional<double> firstFailureSeconds;
   uint64_t runs = 1;                                // 1 + number of resumes
 };
 
@@ -93,6 +104,7 @@ struct CampaignResult {
   CampaignState state;
   std::vector<CaseRecord> records;
   bool interrupted = false;  // stopped by `stop` before its cases or time ran out
+  bool stoppedOnFailure = false;  // stopped by config.stopOnFailure
   double runSeconds = 0.0;   // this run only
 };
 

@@ -77,6 +77,7 @@ oracle::DifferentialOptions differentialOptionsFor(const CaseSpec& spec, uint64_
   options.stepBudget = stepBudget;
   options.blockNum = spec.blockNum;
   options.seed = spec.seed;
+  options.faults.active = parseFault(spec.injectFault);
   return options;
 }
 

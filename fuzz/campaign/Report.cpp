@@ -65,6 +65,8 @@ ordered_json configJson(const CampaignConfig& c) {
   j["shard"] = std::to_string(c.shardIndex) + "/" + std::to_string(c.shardCount);
   j["step_budget"] = c.stepBudget;
   j["shrink_seconds"] = c.shrinkSeconds;
+  j["stop_on_failure"] = c.stopOnFailure;
+  j["inject_fault"] = c.injectFault.empty() ? ordered_json(nullptr) : ordered_json(c.injectFault);
   j["fingerprint"] = configFingerprint(c);
   return j;
 }
@@ -116,7 +118,11 @@ std::string markdownFrom(const ordered_json& report) {
      << "| cases per second | " << std::fixed << std::setprecision(1) << report["cases_per_second"].get<double>()
      << " (" << report["jobs"].dump() << " jobs) |\n"
      << "| interpreter runs | " << report["interpreter_runs"].dump() << " |\n"
-     << "| elapsed | " << report["elapsed_seconds"].get<double>() << " s |\n"
+     << "| elapsed | " << report["elapsed_seconds"].get<double>() << " s |\n";
+  if (report.contains("first_failing_case") && !report["first_failing_case"].is_null())
+    md << "| first failing case | " << report["first_failing_case"].dump() << " (after "
+       << report["first_failure_seconds"].get<double>() << " s) |\n";
+  md
      << "| verdict digest | `" << report["verdict_digest"].get<std::string>() << "` |\n\n";
   md << "## Signatures\n\n";
   if (report["signatures"].empty()) md << "None: every case passed.\n\n";
@@ -207,6 +213,8 @@ ordered_json stateToJson(const CampaignState& s) {
   j["signatures"] = sigs;
   j["phase_seconds"] = s.phaseSeconds;
   j["elapsed_seconds"] = s.elapsedSeconds;
+  j["first_failing_case"] = s.firstFailingCase ? ordered_json(*s.firstFailingCase) : ordered_json(nullptr);
+  j["first_failure_seconds"] = s.firstFailureSeconds ? ordered_json(*s.firstFailureSeconds) : ordered_json(nullptr);
   j["runs"] = s.runs;
   return j;
 }
@@ -239,6 +247,11 @@ CampaignState stateFromJson(const ordered_json& j, const std::string& fileName) 
   }
   s.phaseSeconds = field<std::map<std::string, double>>(j, "phase_seconds", fileName);
   s.elapsedSeconds = field<double>(j, "elapsed_seconds", fileName);
+  // Absent from the outputs of older versions; null until a case fails.
+  if (j.contains("first_failing_case") && !j.at("first_failing_case").is_null())
+    s.firstFailingCase = field<uint64_t>(j, "first_failing_case", fileName);
+  if (j.contains("first_failure_seconds") && !j.at("first_failure_seconds").is_null())
+    s.firstFailureSeconds = field<double>(j, "first_failure_seconds", fileName);
   s.runs = field<uint64_t>(j, "runs", fileName);
   return s;
 }
@@ -339,6 +352,12 @@ CampaignState mergeShards(const std::vector<fs::path>& shardDirs, const fs::path
     merged.interpreterRuns += st.interpreterRuns;
     merged.runs += st.runs;
     merged.elapsedSeconds = std::max(merged.elapsedSeconds, st.elapsedSeconds);
+    // Shards run side by side: the campaign's first failure is the earliest case of any shard, and
+    // it knew of a failure as soon as the quickest shard did.
+    if (st.firstFailingCase && (!merged.firstFailingCase || *st.firstFailingCase < *merged.firstFailingCase))
+      merged.firstFailingCase = st.firstFailingCase;
+    if (st.firstFailureSeconds && (!merged.firstFailureSeconds || *st.firstFailureSeconds < *merged.firstFailureSeconds))
+      merged.firstFailureSeconds = st.firstFailureSeconds;
     merged.verdictDigest =
         fnv1a(std::to_string(s.index) + " " + hex64(st.verdictDigest) + "\n", merged.verdictDigest);
     for (const auto& [k, n] : st.verdictCounts) merged.verdictCounts[k] += n;

@@ -33,14 +33,6 @@ std::string readText(const fs::path& path) {
   return s.str();
 }
 
-ordered_json scalarJson(const CaseScalar& s) {
-  switch (s.kind) {
-    case CaseScalar::Kind::Bool: return s.b;
-    case CaseScalar::Kind::Float: return s.f;
-    case CaseScalar::Kind::Int: break;
-  }
-  return s.i;
-}
 
 /// case.json of docs/text-format.md, with every input tensor read from its .npy file.
 ordered_json caseJson(const Function& kernel, const CaseSpec& spec) {
@@ -49,7 +41,7 @@ ordered_json caseJson(const Function& kernel, const CaseSpec& spec) {
   j["target"] = spec.target;
   j["planners"] = spec.planners;
   ordered_json scalars = ordered_json::object();
-  for (const auto& [name, value] : spec.scalars) scalars[name] = scalarJson(value);
+  for (const auto& [name, value] : spec.scalars) scalars[name] = caseScalarJson(value);
   j["scalars"] = scalars;
   ordered_json tensors = ordered_json::object();
   for (const Param& p : kernel.params)
@@ -58,6 +50,7 @@ ordered_json caseJson(const Function& kernel, const CaseSpec& spec) {
   j["tensors"] = tensors;
   j["block_num"] = spec.blockNum;
   j["seed"] = spec.seed;
+  if (!spec.injectFault.empty()) j["inject_fault"] = spec.injectFault;
   return j;
 }
 

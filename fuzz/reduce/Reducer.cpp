@@ -34,7 +34,7 @@ ReduceResult reduceProgram(const ReduceState& start, const Interestingness& inte
   ReduceResult result{start.clone(), {}};
   verifyOrThrow(result.best.program);
   ReduceStats& stats = result.stats;
-  stats.before = measureProgram(result.best.program);
+  stats.before = measureState(result.best);
   stats.tensorElementsBefore = tensorElements(result.best.program);
   const size_t jobs = static_cast<size_t>(std::max(options.jobs, 1));
   const auto outOfTime = [&] { return secondsSince(startTime) >= options.seconds; };
@@ -46,7 +46,7 @@ ReduceResult reduceProgram(const ReduceState& start, const Interestingness& inte
       // acceptance the scan resumes at the same position of the new program's candidate list.
       for (size_t position = 0; !stats.timedOut;) {
         std::vector<Candidate> candidates = candidatesOf(t, result.best);
-        const ProgramSize current = measureProgram(result.best.program);
+        const ProgramSize current = measureState(result.best);
         std::optional<size_t> accepted;
         while (position < candidates.size() && !accepted) {
           if (outOfTime()) {
@@ -60,7 +60,7 @@ ReduceResult reduceProgram(const ReduceState& start, const Interestingness& inte
               ++stats.candidatesInvalid;
               continue;
             }
-            if (measureProgram(candidates[position].state.program) < current) batch.push_back(position);
+            if (measureState(candidates[position].state) < current) batch.push_back(position);
           }
           std::vector<char> verdicts(batch.size(), 0);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(static_cast<int>(std::max<size_t>(batch.size(), 1))) if (batch.size() > 1)
@@ -78,7 +78,7 @@ ReduceResult reduceProgram(const ReduceState& start, const Interestingness& inte
         ++stats.accepted;
         improved = true;
         if (options.onImproved) {
-          ReduceProgress progress{stats.before, measureProgram(result.best.program), stats.candidatesTried,
+          ReduceProgress progress{stats.before, measureState(result.best), stats.candidatesTried,
                                   secondsSince(startTime), candidates[*accepted].what};
           options.onImproved(result.best, progress);
         }
@@ -86,7 +86,7 @@ ReduceResult reduceProgram(const ReduceState& start, const Interestingness& inte
       if (stats.timedOut) break;
     }
   }
-  stats.after = measureProgram(result.best.program);
+  stats.after = measureState(result.best);
   stats.tensorElementsAfter = tensorElements(result.best.program);
   stats.seconds = secondsSince(startTime);
   return result;

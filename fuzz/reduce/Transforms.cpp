@@ -7,6 +7,8 @@
 
 #include "compiler/text/Printer.h"
 #include "fuzz/campaign/CaseRunner.h"
+#include "fuzz/reduce/IRWalk.h"
+#include "fuzz/reduce/ShapeTransforms.h"
 
 namespace ptodiff::fuzz {
 namespace {
@@ -69,66 +71,6 @@ std::vector<Site> collectSites(Program& p) {
     collectSites(f, f.body, std::move(params), sites);
   }
   return sites;
-}
-
-/// The expression slots written directly in `s` (not those of nested blocks).
-void forEachSlot(Stmt& s, const std::function<void(ExprPtr&)>& fn) {
-  switch (s.kind) {
-    case Stmt::Kind::Assign: fn(s.as<AssignStmt>().value); break;
-    case Stmt::Kind::Eval: fn(s.as<EvalStmt>().expr); break;
-    case Stmt::Kind::Return: for (ExprPtr& e : s.as<ReturnStmt>().values) fn(e); break;
-    case Stmt::Kind::Yield: for (ExprPtr& e : s.as<YieldStmt>().values) fn(e); break;
-    case Stmt::Kind::For: {
-      auto& loop = s.as<ForStmt>();
-      fn(loop.start);
-      fn(loop.stop);
-      fn(loop.step);
-      for (ExprPtr& e : loop.inits) fn(e);
-      break;
-    }
-    case Stmt::Kind::If: fn(s.as<IfStmt>().cond); break;
-    case Stmt::Kind::While: {
-      auto& loop = s.as<WhileStmt>();
-      for (ExprPtr& e : loop.inits) fn(e);
-      fn(loop.cond);
-      break;
-    }
-  }
-}
-
-/// The binders written in `s` whose annotations may name values (not those of nested blocks).
-void forEachBinder(Stmt& s, const std::function<void(Binder&)>& fn) {
-  switch (s.kind) {
-    case Stmt::Kind::Assign: fn(s.as<AssignStmt>().target); break;
-    case Stmt::Kind::Yield: for (Binder& b : s.as<YieldStmt>().targets) fn(b); break;
-    case Stmt::Kind::For: for (Binder& b : s.as<ForStmt>().iterArgs) fn(b); break;
-    case Stmt::Kind::While: for (Binder& b : s.as<WhileStmt>().iterArgs) fn(b); break;
-    default: break;
-  }
-}
-
-std::vector<Block*> nestedBlocks(Stmt& s) {
-  switch (s.kind) {
-    case Stmt::Kind::For: return {&s.as<ForStmt>().body};
-    case Stmt::Kind::While: return {&s.as<WhileStmt>().body};
-    case Stmt::Kind::If: return {&s.as<IfStmt>().thenBody, &s.as<IfStmt>().elseBody};
-    default: return {};
-  }
-}
-
-/// Visits every statement of block[from..], nested ones included, in program order.
-void forEachStmtFrom(Block& block, size_t from, const std::function<void(Stmt&)>& fn) {
-  for (size_t i = from; i < block.size(); ++i) {
-    fn(*block[i]);
-    for (Block* inner : nestedBlocks(*block[i])) forEachStmtFrom(*inner, 0, fn);
-  }
-}
-
-void forEachExprDeep(ExprPtr& e, const std::function<void(ExprPtr&)>& fn) {
-  if (!e) return;
-  fn(e);
-  if (!e) return;
-  for (ExprPtr& a : e->args) forEachExprDeep(a, fn);
 }
 
 bool extentNames(const Extent& x, const std::string& name) { return x.kind == Extent::Kind::Symbol && x.symbol == name; }
@@ -432,16 +374,6 @@ std::optional<std::string> opToFull(ReduceState&, Site& site, size_t) {
   return what;
 }
 
-/// Every expression slot of a program, deep, in program order.
-std::vector<ExprPtr*> expressionSlots(Program& p) {
-  std::vector<ExprPtr*> slots;
-  for (Function& f : p.functions)
-    forEachStmtFrom(f.body, 0, [&](Stmt& s) {
-      forEachSlot(s, [&](ExprPtr& slot) { forEachExprDeep(slot, [&](ExprPtr& e) { slots.push_back(&e); }); });
-    });
-  return slots;
-}
-
 /// The scalar expression `e` simplified by variant v: 0/1 an operand of a binary (0 of a unary),
 /// 2 the literal 0 of its dtype for a name.
 ExprPtr simplerScalar(const Expr& e, size_t v) {
@@ -512,20 +444,6 @@ void dropParams(const ReduceState& state, std::vector<Candidate>& out) {
     }
 }
 
-/// Every type written in `p`: parameters, results, binders (as written and as inferred).
-void forEachType(Program& p, const std::function<void(Type&)>& fn) {
-  for (Function& f : p.functions) {
-    for (Param& prm : f.params) fn(prm.type);
-    for (Type& t : f.results) fn(t);
-    forEachStmtFrom(f.body, 0, [&](Stmt& s) {
-      forEachBinder(s, [&](Binder& b) {
-        if (b.annotation) fn(*b.annotation);
-        fn(b.type);
-      });
-    });
-  }
-}
-
 bool isNarrowFloat(DType dt) { return dt == DType::FP16 || dt == DType::BF16; }
 
 void dtypesToFp32(const ReduceState& state, std::vector<Candidate>& out) {
@@ -555,16 +473,21 @@ void countExpr(const Expr* e, ProgramSize& size) {
 }  // namespace
 
 std::span<const Transform> transformOrder() {
-  static constexpr std::array<Transform, 9> kOrder = {
-      Transform::DropFunction, Transform::DeleteStatement, Transform::InlineControl,
-      Transform::DropCarry,    Transform::ParamToConstant, Transform::OpToFull,
-      Transform::SimplifyScalar, Transform::DTypeToFp32,  Transform::DropParam};
+  // Dropping blocks comes early: every later candidate then runs one block instead of n. Shapes
+  // shrink once statements and control flow are gone (fewer values to keep consistent).
+  static constexpr std::array<Transform, 12> kOrder = {
+      Transform::DropFunction,    Transform::DropBlocks,  Transform::DeleteStatement, Transform::InlineControl,
+      Transform::DropCarry,       Transform::ShrinkShape, Transform::ShrinkValid,     Transform::ParamToConstant,
+      Transform::OpToFull,        Transform::SimplifyScalar, Transform::DTypeToFp32,  Transform::DropParam};
   return kOrder;
 }
 
 std::string_view transformName(Transform t) {
   switch (t) {
     case Transform::DropFunction: return "drop-function";
+    case Transform::DropBlocks: return "drop-blocks";
+    case Transform::ShrinkShape: return "shrink-shape";
+    case Transform::ShrinkValid: return "shrink-valid";
     case Transform::DeleteStatement: return "delete-statement";
     case Transform::InlineControl: return "inline-control";
     case Transform::DropCarry: return "drop-carry";
@@ -582,6 +505,9 @@ std::vector<Candidate> candidatesOf(Transform t, const ReduceState& state) {
   std::vector<Candidate>& out = all;
   switch (t) {
     case Transform::DropFunction: dropFunctions(state, out); break;
+    case Transform::DropBlocks: dropBlockCandidates(state, out); break;
+    case Transform::ShrinkShape: shrinkShapeCandidates(state, out); break;
+    case Transform::ShrinkValid: shrinkValidCandidates(state, out); break;
     case Transform::DeleteStatement: perSite(state, 3, out, deleteStatement); break;
     case Transform::InlineControl: perSite(state, 2, out, inlineControl); break;
     case Transform::DropCarry: {
@@ -596,11 +522,13 @@ std::vector<Candidate> candidatesOf(Transform t, const ReduceState& state) {
     case Transform::DropParam: dropParams(state, out); break;
   }
   // Different variants may build the same program (the preferred and the nearest value are often
-  // one name): keep the first of each, so no program is run twice.
+  // one name): keep the first of each, so no program is run twice. The block count is part of
+  // what is run (drop-blocks may leave the text unchanged).
   std::set<std::string> seen;
   std::vector<Candidate> unique;
   for (Candidate& c : all)
-    if (seen.insert(printProgram(c.state.program)).second) unique.push_back(std::move(c));
+    if (seen.insert(std::to_string(c.state.spec.blockNum) + "\n" + printProgram(c.state.program)).second)
+      unique.push_back(std::move(c));
   return unique;
 }
 
@@ -611,6 +539,15 @@ ProgramSize measureProgram(const Program& p) {
   forEachType(copy, [&](Type& t) {
     if (t.kind != Type::Kind::None && isNarrowFloat(t.dtype)) ++size.narrowFloats;
   });
+  forEachType(copy, [&](Type& t) {
+    if (!(t.isTile() || t.isBuffer()) || t.shape.size() != 2) return;
+    const auto extent = [&](int axis) {
+      const Extent x = t.validExtent(axis);
+      return x.isConst() ? x.value : t.shape[static_cast<size_t>(axis)];
+    };
+    size.elements += t.rows() * t.cols() + extent(0) * extent(1);
+  });
+  size.elements += tensorElements(copy);
   for (Function& f : copy.functions) {
     size.names += static_cast<int64_t>(f.params.size());
     forEachStmtFrom(f.body, 0, [&](Stmt& s) {
@@ -619,6 +556,12 @@ ProgramSize measureProgram(const Program& p) {
       if (s.kind == Stmt::Kind::For) ++size.names;  // the induction variable
     });
   }
+  return size;
+}
+
+ProgramSize measureState(const ReduceState& s) {
+  ProgramSize size = measureProgram(s.program);
+  size.blocks = s.spec.blockNum;
   return size;
 }
 

@@ -1,5 +1,7 @@
 #include "tools/ptodiff/CommandSupport.h"
 
+#include <CLI/CLI.hpp>
+
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -56,6 +58,18 @@ std::string findCaseFile(const std::string& program, const std::string& casePath
   sibling.replace_extension(".case.json");
   std::error_code ec;
   return fs::is_regular_file(sibling, ec) ? sibling.string() : std::string();
+}
+
+CLI::Option* addInjectFaultOption(CLI::App* command, std::string& name) {
+  return command->add_option("--inject-fault", name,
+                             "Inject the catalogue miscompile NAME into the lowering (docs/faults.md; off by default)");
+}
+
+std::optional<Fault> faultOption(const std::string& name) {
+  if (name.empty()) return std::nullopt;
+  std::optional<Fault> f = parseFault(name);
+  if (!f) usageError("--inject-fault " + name + ": unknown fault; expected one of " + faultNames());
+  return f;
 }
 
 }  // namespace ptodiff

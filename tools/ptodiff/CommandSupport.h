@@ -4,10 +4,17 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "compiler/faults/Faults.h"
 #include "compiler/ir/SourceLoc.h"
+
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
 
 namespace ptodiff {
 
@@ -48,5 +55,10 @@ std::map<std::string, std::string> splitAssignments(const std::vector<std::strin
 /// The case file of a command: `casePath` when given, else PROGRAM's sibling NAME.case.json when it
 /// exists (add.py: add.case.json), else empty (the defaults).
 std::string findCaseFile(const std::string& program, const std::string& casePath);
+
+/// `--inject-fault NAME` (compile, run, fuzz): one catalogue fault (compiler/faults) to inject.
+CLI::Option* addInjectFaultOption(CLI::App* command, std::string& name);
+/// The fault `name` names (empty: none); an unknown name is a usage error listing the catalogue.
+std::optional<Fault> faultOption(const std::string& name);
 
 }  // namespace ptodiff

@@ -13,6 +13,7 @@
 #include "compiler/text/Parser.h"
 #include "compiler/text/Printer.h"
 #include "compiler/verify/Verifier.h"
+#include "tools/ptodiff/CommandSupport.h"
 
 namespace ptodiff {
 
@@ -52,6 +53,7 @@ PassContext contextOf(const CompileOptions& o) {
   c.target = target;
   c.enableBufferIR = !o.noBufferIR;
   c.verifyEach = o.verifyEach;
+  c.faults.active = faultOption(o.injectFault);
   return c;
 }
 
@@ -85,6 +87,7 @@ CLI::App* addCompileCommand(CLI::App& app, CompileOptions& o) {
       ->capture_default_str();
   cmd->add_option("--target", o.target, "Target: a2a3 or a5")->check(CLI::IsMember({"a2a3", "a5"}))->capture_default_str();
   cmd->add_flag("--no-buffer-ir", o.noBufferIR, "enable_buffer_ir=False: every kernel stays on the Tile path (S1)");
+  addInjectFaultOption(cmd, o.injectFault);
   cmd->add_flag("--print-after-all", o.printAfterAll, "Print the program after every pass");
   cmd->add_option("--print-after", o.printAfter, "Print the program after pass PASS; repeatable")->allow_extra_args(false);
   cmd->add_option("--stop-after", o.stopAfter, "Stop the pipeline after pass PASS and print the program there");

@@ -18,6 +18,7 @@ struct CompileOptions {
   std::string planner = "PYPTO";
   std::string target = "a2a3";
   bool noBufferIR = false;
+  std::string injectFault;  // a catalogue fault (compiler/faults); empty: none
   bool printAfterAll = false;
   std::vector<std::string> printAfter;
   std::string stopAfter;

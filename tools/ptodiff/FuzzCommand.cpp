@@ -9,6 +9,7 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <iomanip>
 #include <iostream>
 #include <set>
 #include <sstream>
@@ -17,6 +18,7 @@
 #include "fuzz/campaign/CaseRunner.h"
 #include "fuzz/campaign/Report.h"
 #include "fuzz/campaign/Reproducer.h"
+#include "tools/ptodiff/CommandSupport.h"
 
 namespace ptodiff {
 namespace {
@@ -145,6 +147,10 @@ FuzzCommands addFuzzCommands(CLI::App& app, FuzzOptions& o, ReplayOptions& r) {
   fuzz->add_option("--out", o.out, "Output folder: reports, checkpoint, repro/")->capture_default_str();
   fuzz->add_option("--shard", o.shard, "Run the K-th (from 0) of N disjoint slices of the cases")->capture_default_str();
   fuzz->add_flag("--resume", o.resume, "Continue the campaign in --out from its checkpoint");
+  addInjectFaultOption(fuzz, o.injectFault);
+  fuzz->add_flag("--stop-on-failure", o.stopOnFailure,
+                 "Stop after the first failing case (still shrunk and reported); report.json's first_failing_case "
+                 "is the same for any --jobs, first_failure_seconds is wall-clock");
   fuzz->add_option("--step-budget", o.stepBudget, "Executed statements per interpreter run before `timeout`")
       ->capture_default_str();
   fuzz->add_option("--shrink-time", o.shrinkTime, "Shrinking budget per new signature (0 disables)")
@@ -194,6 +200,10 @@ int runFuzzCommand(const FuzzOptions& o) {
   config.outDir = o.out;
   config.resume = o.resume;
   config.stepBudget = o.stepBudget;
+  if (!o.injectFault.empty() && !parseFault(o.injectFault))
+    return fuzzUsageError("--inject-fault " + o.injectFault + ": unknown fault; expected one of " + faultNames());
+  config.injectFault = o.injectFault;
+  config.stopOnFailure = o.stopOnFailure;
   if (!o.resume && std::filesystem::exists(std::filesystem::path(o.out) / "checkpoint.json"))
     return fuzzUsageError("--out '" + o.out + "' holds a campaign already: add --resume to continue it, or choose another folder");
 
@@ -221,7 +231,11 @@ int runFuzzCommand(const FuzzOptions& o) {
             << clockText(s.elapsedSeconds) << ", " << static_cast<long long>(fuzz::casesPerSecond(s))
             << " cases/s with " << config.jobs << " jobs; " << s.failingCases << " failing cases, "
             << s.signatures.size() << " distinct signatures"
-            << (result.interrupted ? " (interrupted: continue with --resume)" : "") << "\n";
+            << (result.interrupted ? " (interrupted: continue with --resume)" : "")
+            << (result.stoppedOnFailure ? " (stopped at the first failing case)" : "") << "\n";
+  if (config.stopOnFailure && s.firstFailingCase)
+    std::cout << "  first failing case " << *s.firstFailingCase << " after " << std::fixed << std::setprecision(1)
+              << s.firstFailureSeconds.value_or(0.0) << " s\n" << std::defaultfloat;
   for (const fuzz::SignatureRecord* r : fuzz::signaturesInCaseOrder(s))
     std::cout << "  " << r->signature << " (first case " << r->firstCase << ", " << r->count << "x): "
               << (r->replayCommand.empty() ? "no reproducer" : r->replayCommand) << "\n";

@@ -29,6 +29,8 @@ struct FuzzOptions {
   uint64_t stepBudget = 1'000'000;
   std::string shrinkTime = "10s";
   std::string progressInterval = "10s";
+  std::string injectFault;         // a catalogue fault every case injects (compiler/faults); empty: none
+  bool stopOnFailure = false;      // stop at the first failing case (qualification, ci/qualify)
   // fuzz merge
   std::vector<std::string> mergeDirs;
   std::string mergeOut = "fuzz-merged";

@@ -34,11 +34,14 @@ constexpr const char* kReduceDescription =
     "folder's signature, --signature, else the input's first failing row. With --test CMD it must make\n"
     "'CMD CANDIDATE.py' exit 0 (the candidate's folder also holds case.json, program.case.json and the\n"
     ".npy inputs; a run past --test-timeout is not interesting).\n"
-    "Transformations, greedily to a fixpoint: drop functions, delete statements (uses become a\n"
-    "same-typed live value, a loop's initial value, an operand or a literal), inline an If arm or one\n"
-    "loop trip, drop loop carries, turn scalar parameters into the case's constants, turn Tile ops into\n"
-    "pl.tile.full, simplify scalar expressions, switch FP16/BF16 to FP32, drop unused parameters. Every\n"
-    "candidate is printed, re-parsed and verified first; invalid candidates are never run.\n"
+    "Transformations, greedily to a fixpoint: drop functions, run one block of a multi-block launch\n"
+    "(its get_block_idx() a constant), delete statements (uses become a same-typed live value, a loop's\n"
+    "initial value, an operand or a literal), inline an If arm or one loop trip, drop loop carries,\n"
+    "halve shapes (every tile, window, offset and tensor of an axis at once, keeping 32-byte rows and\n"
+    "aligned offsets; the inputs are cut, not regenerated) and constant valid extents, turn scalar\n"
+    "parameters into the case's constants, turn Tile ops into pl.tile.full, simplify scalar expressions,\n"
+    "switch FP16/BF16 to FP32, drop unused parameters. Every candidate is printed, re-parsed and\n"
+    "verified first; invalid candidates are never run.\n"
     "The best program so far is written (atomically) to --out as a reproducer folder after every step.\n"
     "Exit status: 0 reduced; 2 bad usage, a bad input, or an input that does not fail as required.";
 
@@ -226,7 +229,11 @@ int runReduceCommand(const ReduceCommandOptions& o, SourceRegistry& sources) {
   }
   const fuzz::ReduceStats& s = result.stats;
   std::cout << "ptodiff reduce: " << statsLine(s.before, s.after) << ", tensor elements " << s.tensorElementsBefore
-            << " -> " << s.tensorElementsAfter << "; " << s.candidatesTried << " candidates tried ("
+            << " -> " << s.tensorElementsAfter
+            << (s.before.blocks != s.after.blocks
+                    ? ", blocks " + std::to_string(s.before.blocks) + " -> " + std::to_string(s.after.blocks)
+                    : std::string())
+            << "; " << s.candidatesTried << " candidates tried ("
             << s.candidatesInvalid << " invalid, never run), " << s.accepted << " accepted, " << secondsText(s.seconds)
             << (s.timedOut ? " (time cap reached)" : "") << "\n"
             << "signature: " << signature << "\n"

@@ -19,6 +19,7 @@
 #include "interp/Npy.h"
 #include "oracle/Differential.h"
 #include "oracle/ToleranceProfile.h"
+#include "tools/ptodiff/CommandSupport.h"
 
 namespace ptodiff {
 
@@ -102,6 +103,7 @@ std::string replayBase(const RunOptions& o, const std::string& casePath) {
   if (o.stepBudget != 1'000'000) r += " --step-budget " + std::to_string(o.stepBudget);
   if (!o.reference.empty()) r += " --reference " + quoted(o.reference);
   if (o.toleranceProfile != "cpu") r += " --tolerance-profile " + quoted(o.toleranceProfile);
+  if (!o.injectFault.empty()) r += " --inject-fault " + quoted(o.injectFault);
   return r;
 }
 
@@ -225,6 +227,7 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
   cmd->add_option("--target", o.target, "a2a3 or a5 (default: the case's target, else a2a3)")
       ->check(CLI::IsMember({"a2a3", "a5"}));
   cmd->add_flag("--no-buffer-ir", o.noBufferIR, "enable_buffer_ir=False: every kernel stays on the Tile path (S1)");
+  addInjectFaultOption(cmd, o.injectFault);
   cmd->add_option("--input", o.inputs, "NAME=FILE.npy: initialise tensor NAME from a .npy file; repeatable")
       ->allow_extra_args(false);
   cmd->add_option("--scalar", o.scalars, "NAME=VALUE: value of scalar parameter NAME; repeatable")
@@ -290,6 +293,7 @@ int runRunCommand(const RunOptions& options, SourceRegistry& sources) {
   d.stepBudget = static_cast<uint64_t>(options.stepBudget);
   d.blockNum = options.blockNum.value_or(spec.blockNum);
   d.seed = spec.seed;
+  d.faults.active = faultOption(options.injectFault.empty() ? spec.injectFault : options.injectFault);
   d.replayBase = replayBase(options, casePath);
 
   oracle::DifferentialInput input{&program, &kernel, nullptr, nullptr};
@@ -316,7 +320,9 @@ int runRunCommand(const RunOptions& options, SourceRegistry& sources) {
            << "case: " << (casePath.empty() ? "none (defaults)" : casePath) << "\n";
     if (!options.reference.empty()) header << "reference: " << options.reference << "\n";
     header << "target: " << d.target->name << ", planners: " << planners
-           << ", buffer IR: " << (d.enableBufferIR ? "on" : "off") << ", profile: " << d.profile.name << "\n";
+           << ", buffer IR: " << (d.enableBufferIR ? "on" : "off") << ", profile: " << d.profile.name
+           << (d.faults.any() ? ", injected fault: " + std::string(faultInfo(*d.faults.active).name) : std::string())
+           << "\n";
     printTable(report, header.str());
   }
   if (!options.saveOutputs.empty()) saveOutputs(options.saveOutputs, kernel, report, !options.json);

@@ -20,6 +20,7 @@ struct RunOptions {
   std::string planner;               // PYPTO, DSA_RP, PTOAS or all; empty: the case's planners
   std::string target;                // a2a3 or a5; empty: the case's target
   bool noBufferIR = false;
+  std::string injectFault;           // a catalogue fault; empty: the case's ("inject_fault"), else none
   std::vector<std::string> inputs;   // NAME=FILE.npy
   std::vector<std::string> scalars;  // NAME=VALUE
   std::optional<int64_t> blockNum;

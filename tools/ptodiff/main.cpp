@@ -5,6 +5,8 @@
 #include <iostream>
 
 #include "tools/ptodiff/CompileCommand.h"
+#include "tools/ptodiff/DeviceCommand.h"
+#include "tools/ptodiff/FaultsCommand.h"
 #include "tools/ptodiff/FuzzCommand.h"
 #include "tools/ptodiff/InterpCommand.h"
 #include "tools/ptodiff/ReduceCommand.h"
@@ -38,6 +40,10 @@ int main(int argc, char** argv) {
   CLI::App* run = addRunCommand(app, runOptions);
   ReduceCommandOptions reduceOptions;
   CLI::App* reduce = addReduceCommand(app, reduceOptions);
+  DeviceOptions deviceOptions;
+  const DeviceCommands device = addDeviceCommands(app, deviceOptions);
+  FaultsOptions faultsOptions;
+  CLI::App* faults = addFaultsCommand(app, faultsOptions);
 
   try {
     app.parse(argc, argv);
@@ -60,6 +66,10 @@ int main(int argc, char** argv) {
     if (fuzz.replay->parsed()) return runReplayCommand(replayOptions, sources);
     if (run->parsed()) return runRunCommand(runOptions, sources);
     if (reduce->parsed()) return runReduceCommand(reduceOptions, sources);
+    if (device.exportCmd->parsed()) return runDeviceExport(deviceOptions, sources);
+    if (device.run->parsed()) return runDeviceRun(deviceOptions);
+    if (faults->parsed()) return runFaultsCommand(faultsOptions);
+    if (device.judge->parsed()) return runDeviceJudge(deviceOptions);
     return kExitBadInput;  // unreachable: CLI11 requires a subcommand
   } catch (const DiagnosticError& e) {
     std::cout.flush();

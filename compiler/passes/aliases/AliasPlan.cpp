@@ -61,8 +61,9 @@ struct Rejected {
 
 class Materializer {
  public:
-  Materializer(const Function& fn, bool selected)
-      : fn_(fn), selected_(selected), facts_(fn), keepInvalidLanes_(!selected && observesInvalidLanes(facts_)) {
+  Materializer(const Function& fn, bool selected, FaultSwitch faults)
+      : fn_(fn), selected_(selected), faults_(faults), facts_(fn),
+        keepInvalidLanes_(!selected && observesInvalidLanes(facts_)) {
     for (const Root& r : collectRoots(fn)) {
       state_.rootSize[r.name] = r.size;
       state_.rootSpace[r.name] = r.space;
@@ -105,6 +106,7 @@ class Materializer {
 
   const Function& fn_;
   bool selected_;
+  FaultSwitch faults_;
   StorageFacts facts_;
   // Copies keep the lanes outside the valid region. Unselected kernels only: the copy's setters would
   // make a carry's handle dynamic inside a loop and may set a window's valid shape, which the Buffer
@@ -310,7 +312,7 @@ class Materializer {
         rejectCopy("the backedge value " + q(t.value->name) + " of carry " + q(t.carry.name) +
                        " lives in other storage, so a transfer into the carry (L9)",
                    t.carry.type, t.value->loc);
-    schedule(*y, transfers);
+    schedule(*y, transfers, /*loop=*/true);
     for (const auto& [k, c] : canon)
       if (k < y->targets.size()) define(y->targets[k].slot, c, c);
   }
@@ -369,6 +371,8 @@ class Materializer {
     for (const Use& u : facts_.uses()) {
       if (!holds.count(u.slot) || u.expr == &init) continue;
       if (u.point < ext.header && !repeatsHeader(u.point)) continue;
+      // Fault ZeroTripEntryCopyMissing: reads after the loop are taken not to need the input intact.
+      if (u.point > ext.backedge && faults_.on(Fault::ZeroTripEntryCopyMissing)) continue;
       const Stmt* at = facts_.statementAt(u.point);
       if (at && at->kind == Stmt::Kind::Assign) {
         const TileValue* def = facts_.value(at->as<AssignStmt>().target.slot);
@@ -449,8 +453,8 @@ class Materializer {
   };
 
   /// Every source that may overlap any destination is snapshotted into fresh scratch before any
-  /// destination is written; swaps, cycles and fanout follow.
-  void schedule(const YieldStmt& y, const std::vector<Transfer>& transfers) {
+  /// destination is written; swaps, cycles and fanout follow. `loop`: the yield of a loop body.
+  void schedule(const YieldStmt& y, const std::vector<Transfer>& transfers, bool loop) {
     std::vector<PlannedMove>& before = state_.plan.beforeStmt[&y];
     struct Snapshot {
       std::string name;
@@ -462,6 +466,7 @@ class Materializer {
       bool overlaps = !src;
       for (const Transfer& d : transfers) overlaps = overlaps || (src && mayOverlap(*src, d.destination));
       if (!overlaps || snapshot.count(t.value->slot)) continue;
+      if (loop && faults_.on(Fault::LoopSwapWithoutSnapshot)) continue;  // fault: transfers run in order
       const MemRef scratch = freshRoot(t.value->type.space, tileBytes(t.value->type), y.loc);
       std::string name = freshName(t.value->name + "_snap");
       planCopy(before, name, t.value->name, t.value->slot, t.value->type, scratch, y.loc);
@@ -513,14 +518,19 @@ class Materializer {
               "the arms of the if yield " + q(tv.name) + " and " + q(ev->name) + " for result " + q(r.name) +
                   " in different storage; one destination needs a " + std::string(memSpaceName(r.type.space)) +
                   " copy, which the target cannot perform (L11, M14)"}};
-      MemRef d = freshRoot(r.type.space, tileBytes(r.type), s.loc);
+      // Fault BranchTransferDropped: the result is coalesced with the else arm's value, whose storage the
+      // then arm then overwrites, without asking whether that value is read after the branch.
+      const bool dropElse = faults_.on(Fault::BranchTransferDropped) && ee && wholeRoot(*ee) &&
+                            ee->size == tileBytes(r.type) && state_.rootSpace.at(ee->base) == r.type.space;
+      MemRef d = dropElse ? *ee : freshRoot(r.type.space, tileBytes(r.type), s.loc);
       state_.pinned.insert(d.base);
       if (!retarget(tv.slot, d, s.thenBody, facts_.pointOf(ty))) thenMoves.push_back(Transfer{k, &tv, d, r});
-      if (!retarget(ev->slot, d, s.elseBody, facts_.pointOf(ey))) elseMoves.push_back(Transfer{k, ev, d, r});
+      if (!dropElse && !retarget(ev->slot, d, s.elseBody, facts_.pointOf(ey)))
+        elseMoves.push_back(Transfer{k, ev, d, r});
       results.emplace_back(k, d);
     }
-    schedule(*ty, thenMoves);
-    if (ey) schedule(*ey, elseMoves);
+    schedule(*ty, thenMoves, /*loop=*/false);
+    if (ey) schedule(*ey, elseMoves, /*loop=*/false);
     for (const auto& [k, d] : results) define(ty->targets[k].slot, d, d);
   }
 };
@@ -644,8 +654,8 @@ bool copyableByMove(const Type& t) {
   return t.isTile() && t.space == MemSpace::Vec && sameTypeIgnoringStorage(moveType(t), t);
 }
 
-AliasPlanResult planSemanticAliases(const Function& kernel, bool selected) {
-  return Materializer(kernel, selected).run();
+AliasPlanResult planSemanticAliases(const Function& kernel, bool selected, FaultSwitch faults) {
+  return Materializer(kernel, selected, faults).run();
 }
 
 bool applyAliasPlan(Function& kernel, const AliasPlan& plan) {

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "compiler/faults/Faults.h"
 #include "compiler/ir/IR.h"
 #include "compiler/planners/StorageFacts.h"
 
@@ -78,8 +79,9 @@ bool printableValid(const ValidShape& valid);
 
 /// Plans one verified Tile-stage kernel. `selected`: the kernel takes the Buffer path, so branch
 /// results are legalized too and an impossible copy is a rejection; otherwise a loop needing one
-/// is left as it was.
-AliasPlanResult planSemanticAliases(const Function& kernel, bool selected);
+/// is left as it was. `faults`: the catalogue fault the plan injects, if one of the pass's own
+/// (compiler/faults); selection plans without one.
+AliasPlanResult planSemanticAliases(const Function& kernel, bool selected, FaultSwitch faults = {});
 
 /// Applies a plan made for `kernel` (the same object). Returns whether anything changed.
 bool applyAliasPlan(Function& kernel, const AliasPlan& plan);

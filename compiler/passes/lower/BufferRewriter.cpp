@@ -413,7 +413,8 @@ void BufferRewriter::matmul(const Expr& call, const Binder& b, Block& out) {
   const int lhs = call.args[l]->slot, rhs = call.args[l + 1]->slot;
   const ValueInfo& v = index_.value(b.slot);
   // M8: an accumulator wider than the product is written through a product-shaped view.
-  const Valid2* product = index_.productView(b.slot);
+  // Fault AccProductViewDropped: the accumulator handle itself is the destination.
+  const Valid2* product = faults_.on(Fault::AccProductViewDropped) ? nullptr : index_.productView(b.slot);
   const std::string dst = product ? index_.handle(v.descriptor, *product) : index_.storageHandle(b.slot);
   const std::string lh = index_.storageHandle(lhs), rh = index_.storageHandle(rhs);
   auto emit = [&](Opcode op, Block& into) {
@@ -431,8 +432,9 @@ void BufferRewriter::matmul(const Expr& call, const Binder& b, Block& out) {
   // M7: a runtime init_cond chooses the initializing or the accumulating write explicitly.
   auto branch = std::make_unique<IfStmt>(call.loc);
   branch->cond = rewriteScalar(*cond);
-  emit(Opcode::BufMatmul, branch->thenBody);
-  emit(Opcode::BufMatmulAcc, branch->elseBody);
+  const bool inverted = faults_.on(Fault::InitCondInverted);  // fault: the arms swapped
+  emit(inverted ? Opcode::BufMatmulAcc : Opcode::BufMatmul, branch->thenBody);
+  emit(inverted ? Opcode::BufMatmul : Opcode::BufMatmulAcc, branch->elseBody);
   out.push_back(std::move(branch));
 }
 
@@ -513,6 +515,8 @@ void BufferRewriter::setValid(int slot, Block& out, SourceLoc loc) {
   auto held = currentValid_.try_emplace(v.descriptor, validKey(fullValid(D.type.rows(), D.type.cols()))).first;
   if (held->second == key) return;
   held->second = key;
+  // Fault StaleValidShape: static extents are recorded as held but never stated; the handle keeps its old ones.
+  if (faults_.on(Fault::StaleValidShape) && allConst(v.valid)) return;
   std::vector<ExprPtr> args;
   args.push_back(nameExpr(D.dynamicHandle, loc));
   args.push_back(validPair(v.valid, loc));

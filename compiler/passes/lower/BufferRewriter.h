@@ -15,8 +15,9 @@ namespace ptodiff::lower {
 
 class BufferRewriter {
  public:
-  BufferRewriter(const Function& fn, StorageIndex& index, const Failure& failure)
-      : fn_(fn), index_(index), failure_(failure) {}
+  /// `faults`: the catalogue fault the rewrite injects, if one of its own (compiler/faults).
+  BufferRewriter(const Function& fn, StorageIndex& index, const Failure& failure, const FaultSwitch& faults)
+      : fn_(fn), index_(index), failure_(failure), faults_(faults) {}
 
   /// The converted function body. Throws the pass's failure.
   Block run();
@@ -25,6 +26,7 @@ class BufferRewriter {
   const Function& fn_;
   StorageIndex& index_;
   const Failure& failure_;
+  const FaultSwitch faults_;
   /// V4: the Tile value whose metadata a dynamic descriptor's handle currently holds.
   std::map<int, int> currentVersion_;
   /// V7: the valid extents (validKey) a dynamic descriptor's handle holds at this point.

@@ -575,7 +575,9 @@ void StorageIndex::tileOp(const AssignStmt& s, const Expr& call, int depth) {
                           "); expected a relabel to keep its source's MemRef");
       if (!descriptors_[src.descriptor].relabelOrAssemble) descriptors_[src.descriptor].relabelOrAssemble = loc;
       if (!descriptors_[d].relabelOrAssemble) descriptors_[d].relabelOrAssemble = loc;
-      defineStorage(b, d, validOfType(b, op, loc), loc, depth);
+      // Fault ReshapeWidensValid: the relabelled tile is taken as fully valid.
+      const bool widened = oi.family == OpFamily::Reshape && context_.faults.on(Fault::ReshapeWidensValid);
+      defineStorage(b, d, widened ? fullValid(b.type.rows(), b.type.cols()) : validOfType(b, op, loc), loc, depth);
       return;
     }
     case OpFamily::SetValidShape: {
@@ -821,6 +823,8 @@ void StorageIndex::planAssemble(const AssignStmt& s, const Expr& call, int depth
   // the device copies the whole source, and the Tile semantics replace the whole window, so a partially valid
   // source still moves every lane it holds.
   plan.sourceValid = fullValid(source.type.rows(), source.type.cols());
+  // Fault AssembleSourceValidOnly: the copy (window and source bridge) takes the source's valid extents.
+  if (context_.faults.on(Fault::AssembleSourceValidOnly)) plan.sourceValid = source.valid;
   if (source.kind == ValueInfo::Kind::Storage && !sameValid(source.valid, plan.sourceValid))
     registerVariant(source.descriptor, plan.sourceValid, source.name + "_whole", loc);
   plan.copyTarget = target.descriptor != d;

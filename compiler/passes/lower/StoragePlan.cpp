@@ -16,6 +16,16 @@ bool isFull(const Valid2& v, const Type& t) {
   return v[0].constant == t.rows() && v[1].constant == t.cols();
 }
 
+/// NZ <-> ZN (the box order and the order inside a box both flip), for fault NzZnSwapped.
+Layout otherBoxOrder(Layout l) {
+  auto flip = [](TileLayout t) {
+    return t == TileLayout::row_major ? TileLayout::col_major
+                                      : t == TileLayout::col_major ? TileLayout::row_major : t;
+  };
+  if (l.boxed()) l = Layout{flip(l.blayout), flip(l.slayout), l.fractal};
+  return l;
+}
+
 }  // namespace
 
 // ---- planning ----
@@ -270,6 +280,10 @@ std::vector<StmtPtr> StorageIndex::declarations(int ri) const {
       for (const Variant& v : D.variants) {
         if (!v.used) continue;
         Type t = bufferTypeOf(D.type, v.valid);
+        // Fault NzZnSwapped: the root's first handle (its allocation) gets the other box order; the
+        // relabels of the same bytes (transpose_view, PTOAS reshapes) keep theirs.
+        if (context_.faults.on(Fault::NzZnSwapped) && r.space != MemSpace::Acc && first.empty())
+          t.layout = otherBoxOrder(t.layout);
         if (r.addressed() || first.empty()) {
           out.push_back(annotatedAssign(v.handle, t, alloc(address(D), loc(D)), loc(D)));
           if (first.empty()) first = v.handle;

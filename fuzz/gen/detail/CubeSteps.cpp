@@ -6,7 +6,8 @@
 // Shapes are whole fractal boxes (Mat/Left NZ 16 x 32/esize, Right ZN 32/esize x 16, Acc 16 x 16)
 // and every extract offset is box-aligned. Product lanes are defined when every folded operand
 // lane is; matmul_acc's touched-box rule poisons the rest of each touched Acc box, so partial
-// products are box-aligned (16 columns of a 32-wide accumulator) and leave the other box intact.
+// products are box-aligned (16 columns or 16 rows of a 32-wide or 32-tall accumulator) and leave
+// the other boxes intact.
 #include <algorithm>
 
 #include "fuzz/gen/detail/KernelGenerator.h"
@@ -199,7 +200,14 @@ int KernelGenerator::stepCube(int) {
     const int64_t steps = choose_.between(1, 2);
     for (int64_t s = 0; s < steps; ++s) {
       const int64_t j = choose_.below(chunks);
-      TileVal lhs = chunkL(intLit(j * Kc));
+      TileVal lhs;
+      if (M == 32 && choose_.chance(30)) {
+        // A product 16 rows tall touches only the first Acc box row; the rest keeps acc. Like the
+        // narrow product below, the Acc is wider than the product (M8: a product-shaped view).
+        lhs = moveTo(loadMat(M, Kc, kAccBox, Kc, {intLit(0), 0, 0}), MemSpace::Left);
+      } else {
+        lhs = chunkL(intLit(j * Kc));
+      }
       TileVal rhs;
       if (N == 32 && choose_.chance(30)) {
         // A product 16 columns wide touches only the first Acc box column; the rest keeps acc.

@@ -191,11 +191,19 @@ int KernelGenerator::stepAssemble(int) {
 
   if (T.fullyValid()) {
     // Any fully defined source anywhere inside; the target stays fully valid.
+    // A window cut with a smaller valid_shape still lands whole (semantics.md §2): its lanes
+    // outside the valid region hold the parent's data and become valid in the target, which a
+    // lowering copying only the source's valid region loses. Extents >= 1 keep W17.
+    auto sourceValid = [&](int64_t rows, int64_t cols) -> std::optional<std::array<int64_t, 2>> {
+      if (!choose_.chance(40)) return std::nullopt;
+      return std::array<int64_t, 2>{choose_.between(1, rows), choose_.between(1, cols)};
+    };
     std::optional<TileVal> source;
     switch (choose_.weighted({3, 2, 2})) {
       case 1: {  // a window of the target itself: the source overlaps the target (W9, W10)
         const int64_t rows = choose_.between(1, R), cols = unit * choose_.between(1, C / unit);
-        source = emitSlice(T, rows, cols, offsetExpr(R - rows, 1, true), offsetExpr(C - cols, unit, true), std::nullopt);
+        source = emitSlice(T, rows, cols, offsetExpr(R - rows, 1, true), offsetExpr(C - cols, unit, true),
+                           sourceValid(rows, cols));
         addTile(*source);
         break;
       }
@@ -204,7 +212,7 @@ int KernelGenerator::stepAssemble(int) {
         if (!x) return 1;
         const int64_t rows = choose_.between(1, std::min(R, x->rows())), cols = unit * choose_.between(1, C / unit);
         source = emitSlice(*x, rows, cols, offsetExpr(x->rows() - rows, 1, true), offsetExpr(C - cols, unit, true),
-                           std::nullopt);
+                           sourceValid(rows, cols));
         addTile(*source);
         break;
       }

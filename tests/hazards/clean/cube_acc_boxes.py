@@ -3,7 +3,8 @@
 # expected-outputs: ../../programs/expected/cube_acc_boxes
 # tests/programs/cube_acc_boxes.py lowered by hand under PTOAS (addressless allocations): a full
 # matmul into a [16, 32] Acc, then matmul_acc of a product that covers only the first 16 x 16 Acc
-# box. The second box is untouched, so it keeps the first product (the touched-box rule).
+# box, through a product-shaped view (M8). The second box is untouched, so it keeps the first
+# product (the touched-box rule).
 import pypto.language as pl
 
 
@@ -24,6 +25,7 @@ class cube_acc_boxes:
         rhs: pl.Buffer[[16, 32], pl.FP16, pl.Mem.Right] = pl.buffer.alloc(())
         rhs_half: pl.Buffer[[16, 32], pl.FP16, pl.Mem.Right, pl.TileView(valid_shape=[16, 16])] = pl.buffer.alloc(())
         c: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Acc] = pl.buffer.alloc(())
+        c_product: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Acc, pl.TileView(valid_shape=[16, 16])] = pl.buffer.reshape(c)
         pl.buffer.load(a, [0, 0], [16, 16], a_mat)
         pl.buffer.load(a2, [0, 0], [16, 16], a2_mat)
         pl.buffer.load(b, [0, 0], [16, 32], b_mat)
@@ -33,6 +35,6 @@ class cube_acc_boxes:
         pl.buffer.copy(b_mat, rhs)
         pl.buffer.copy(b_half, rhs_half)
         pl.buffer.matmul(lhs, rhs, c)
-        pl.buffer.matmul_acc(lhs2, rhs_half, c)
+        pl.buffer.matmul_acc(lhs2, rhs_half, c_product)
         pl.buffer.store(c, [0, 0], [16, 32], out)
         return out

@@ -302,6 +302,24 @@ TEST(InitMemRef, AWholeCopyJoinedByALoopCarryIsNotCopiedAgain) {
   EXPECT_EQ(bodyText(p).find("e_inplace_inplace"), std::string::npos) << bodyText(p);
 }
 
+TEST(InitMemRef, AResultCarriedThroughALoopThatYieldsItsCarryBackFollowsItsCopy) {
+  // Fuzz finding (5-minute campaign, seed 2, case 771): `c` yields itself, so it holds only what
+  // `g` holds; counting it as another reader of the copy kept the assemble off the copy, and the
+  // result's valid-region copy lost the lanes the growing setter exposes.
+  Program p = initMemRef("out: pl.Out[pl.Tensor[[6, 24], pl.FP32]]",
+                         "        t0 = pl.tile.full([6, 24], dtype=pl.FP32, value=1.0)\n"
+                         "        n = pl.tile.set_validshape(t0, 2, 1)\n"
+                         "        s = pl.tile.slice(t0, [4, 24], [0, 0], valid_shape=[1, 1])\n"
+                         "        g = pl.tile.assemble(n, s, [1, 0])\n"
+                         "        w = pl.tile.set_validshape(g, 1, 3)\n"
+                         "        for i, (c,) in pl.range(1, 0, init_values=(w,)):\n"
+                         "            r = pl.yield_(c)\n"
+                         "        o = pl.tile.store(w, [0, 0], out)\n        return o\n",
+                         "pl.Tensor[[6, 24], pl.FP32]");
+  EXPECT_NE(bodyText(p).find("g = pl.tile.assemble(n_inplace, s, [1, 0])\n"), std::string::npos) << bodyText(p);
+  EXPECT_EQ(memrefOf(p, "g"), memrefOf(p, "n_inplace_whole"));
+}
+
 TEST(InitMemRef, FullyValidInPlaceInputNeedsNoWholeCopy) {
   // A copy of the valid region is the whole tile already.
   Program p = initMemRef("out: pl.Out[pl.Tensor[[4, 16], pl.FP32]]",

@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "compiler/passes/LowerTileToBuffer.h"
+#include "compiler/passes/VerifyTileStorage.h"
 #include "compiler/text/Parser.h"
 #include "compiler/text/Printer.h"
 #include "compiler/verify/Verifier.h"
@@ -151,6 +152,19 @@ TEST_P(LowerBufferGoldenFile, LowersToTheExpectedBufferProgram) {
   ASSERT_TRUE(expected.has_value()) << f.path << " has no '" << kExpectedMarker
                                     << "' section; run with PTODIFF_BLESS=1 to add it";
   EXPECT_EQ(printed, *expected) << "the lowering of " << f.path << " changed; PTODIFF_BLESS=1 rewrites it";
+}
+
+/// The planned input is itself a legal placement under the golden's planner and target: storage
+/// closure, capacity, alignment and no overlap of simultaneously live allocations (VerifyTileStorage,
+/// P1/P14/P18), so each golden pins the lowering of a program the pipeline could have produced.
+TEST_P(LowerBufferGoldenFile, InputPassesVerifyTileStorage) {
+  const GoldenFile& f = GetParam();
+  const std::string text = readFile(f.path);
+  const PassContext context = contextOf(text);
+  Program program = parseProgramText(text, f.path.filename().string());
+  const std::vector<Diagnostic> invalid = verifyProgram(program);  // fills the slots StorageFacts reads
+  ASSERT_TRUE(invalid.empty()) << formatDiagnostic(invalid.front());
+  for (const Diagnostic& d : checkTileStorage(program, context)) ADD_FAILURE() << formatDiagnostic(d);
 }
 
 std::string fileName(const testing::TestParamInfo<GoldenFile>& info) { return info.param.name; }

@@ -4,13 +4,16 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
 #include "compiler/text/Parser.h"
 #include "compiler/text/Printer.h"
 #include "compiler/verify/Verifier.h"
+#include "fuzz/campaign/Report.h"
 #include "fuzz/campaign/Reproducer.h"
 #include "tests/unit/fuzz/CampaignTestSupport.h"
 
@@ -200,6 +203,97 @@ TEST(Campaign, BadShardIsRejected) {
   c.shardIndex = 2;
   c.shardCount = 2;
   EXPECT_THROW(run(c), std::invalid_argument);
+}
+
+// --stop-on-failure (spec/fuzz.md "Qualification"): the campaign ends at the first failing case in
+// case order, which is the same case a full campaign first fails on, for any --jobs or batch size.
+TEST(Campaign, StopOnFailureEndsAtTheFirstFailingCaseForAnyJobs) {
+  const CampaignResult full = run(smallConfig(60, 1));
+  uint64_t firstFailing = 0;
+  while (firstFailing < full.records.size() && full.records[firstFailing].verdict == "pass") ++firstFailing;
+  ASSERT_GT(firstFailing, 0u) << "the fake must pass some cases first, or stopping early is not observable";
+  ASSERT_LT(firstFailing + 1, 60u);
+  ASSERT_EQ(full.state.firstFailingCase, firstFailing);  // recorded without the flag too
+  EXPECT_FALSE(full.stoppedOnFailure);
+
+  std::optional<uint64_t> digest;
+  for (int jobs : {1, 2, 3}) {
+    for (int batchPerJob : {1, 4, 16}) {
+      CampaignConfig c = smallConfig(60, jobs);
+      c.batchPerJob = batchPerJob;
+      c.stopOnFailure = true;
+      const CampaignResult r = run(c);
+      SCOPED_TRACE("jobs " + std::to_string(jobs) + ", batch " + std::to_string(batchPerJob));
+      EXPECT_TRUE(r.stoppedOnFailure);
+      EXPECT_FALSE(r.interrupted);
+      ASSERT_EQ(r.state.firstFailingCase, firstFailing);
+      EXPECT_EQ(r.state.cases, firstFailing + 1);
+      EXPECT_EQ(r.state.nextLocal, firstFailing + 1);
+      EXPECT_EQ(r.state.failingCases, 1u);
+      ASSERT_EQ(r.records.size(), firstFailing + 1);
+      for (uint64_t i = 0; i < firstFailing; ++i) EXPECT_EQ(r.records[i].verdict, "pass") << i;
+      EXPECT_EQ(r.records.back().verdict, full.records[firstFailing].verdict);
+      for (const auto& [sig, rec] : r.state.signatures) {
+        EXPECT_EQ(rec.firstCase, firstFailing) << sig;
+        EXPECT_EQ(rec.count, 1u) << sig;
+      }
+      ASSERT_TRUE(r.state.firstFailureSeconds.has_value());
+      EXPECT_GE(*r.state.firstFailureSeconds, 0.0);
+      EXPECT_LE(*r.state.firstFailureSeconds, r.state.elapsedSeconds);
+      if (digest) {
+        EXPECT_EQ(r.state.verdictDigest, *digest);  // the same cases consumed, whatever the batching
+      }
+      digest = r.state.verdictDigest;
+    }
+  }
+}
+
+TEST(Campaign, StopOnFailureRunsEveryCaseWhenNoneFails) {
+  CampaignConfig c = smallConfig(20, 2);
+  c.stopOnFailure = true;
+  const CampaignResult r = run(c, [](const Program&, const std::vector<CaseSpec>&) { return CaseOutcome{}; });
+  EXPECT_FALSE(r.stoppedOnFailure);
+  EXPECT_EQ(r.state.cases, 20u);
+  EXPECT_FALSE(r.state.firstFailingCase.has_value());
+  EXPECT_FALSE(r.state.firstFailureSeconds.has_value());
+  const nlohmann::ordered_json report = reportJson(c, r.state);
+  EXPECT_TRUE(report["first_failing_case"].is_null());
+  EXPECT_TRUE(report["first_failure_seconds"].is_null());
+  EXPECT_EQ(report["config"]["stop_on_failure"], true);
+}
+
+TEST(Campaign, StopOnFailureReportsAndReducesTheFirstSignatureAndResumesNoFurther) {
+  ScratchDir dir;
+  CampaignConfig c = smallConfig(60, 2);
+  c.outDir = (dir / "out").string();
+  c.stopOnFailure = true;
+  c.shrinkSeconds = 5.0;
+  const CampaignResult r = run(c);
+  ASSERT_TRUE(r.stoppedOnFailure);
+  ASSERT_TRUE(r.state.firstFailingCase.has_value());
+  writeReports(c, r.state);
+  const nlohmann::json report = nlohmann::json::parse(campaigntest::readFile(dir / "out" / "report.json"));
+  EXPECT_EQ(report["first_failing_case"], *r.state.firstFailingCase);
+  EXPECT_EQ(report["cases"], *r.state.firstFailingCase + 1);
+  EXPECT_DOUBLE_EQ(report["first_failure_seconds"].get<double>(), *r.state.firstFailureSeconds);
+  ASSERT_FALSE(report["signatures"].empty());
+  for (const auto& s : report["signatures"]) {
+    EXPECT_EQ(s["first_case"], *r.state.firstFailingCase);
+    EXPECT_FALSE(s["reproducer"].get<std::string>().empty());
+    EXPECT_TRUE(std::filesystem::exists(dir / "out" / s["reproducer"].get<std::string>() / "program.py"));
+    EXPECT_LE(s["statements_after"].get<int64_t>(), s["statements_before"].get<int64_t>());
+    EXPECT_GE(s["statements_after"].get<int64_t>(), 1);
+  }
+  // The checkpoint keeps the first failure; resuming a stopped campaign runs nothing more.
+  const CampaignState roundTrip =
+      stateFromJson(nlohmann::ordered_json::parse(campaigntest::readFile(dir / "out" / "report.json")), "report.json");
+  EXPECT_EQ(roundTrip.firstFailingCase, r.state.firstFailingCase);
+  EXPECT_EQ(roundTrip.firstFailureSeconds, r.state.firstFailureSeconds);
+  c.resume = true;
+  const CampaignResult resumed = run(c);
+  EXPECT_EQ(resumed.state.cases, r.state.cases);
+  EXPECT_EQ(resumed.state.firstFailingCase, r.state.firstFailingCase);
+  EXPECT_TRUE(resumed.stoppedOnFailure);
 }
 
 }  // namespace

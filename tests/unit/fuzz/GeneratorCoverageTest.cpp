@@ -1,9 +1,11 @@
 // Coverage of the program generator over a fixed set of seeds: every swarm feature is drawn,
 // every Tile-stage op (except tile.alloc, which only planned programs have) appears, every
-// control-flow form appears, nesting reaches its limit, and both contract verdicts occur.
+// control-flow form appears, nesting reaches its limit, both contract verdicts occur, and
+// assembles of partially valid source windows into fully valid targets are common.
 #include <gtest/gtest.h>
 
 #include <map>
+#include <string>
 
 #include "GenTestSupport.h"
 
@@ -19,7 +21,95 @@ struct Coverage {
   std::set<Stmt::Kind> kinds;
   int maxNesting = 0;
   int inContract = 0, outOfContract = 0, multiBlock = 0;
+  int withAssemble = 0, partialWindowAssembled = 0;  // programs with the assemble feature, and the shape
 };
+
+/// True when `p` (verified) assembles a tile.slice window whose static valid region is smaller
+/// than its shape into a fully valid target, and the assembled result is used afterwards. The
+/// whole window lands (semantics.md §2), so the source's lanes outside its valid region become
+/// valid target lanes: the shape that catches a lowering copying only the source's valid region.
+bool assemblesPartialWindowIntoFullTarget(const Program& p) {
+  struct Bound {
+    const Type* type = nullptr;
+    const Expr* value = nullptr;
+  };
+  std::map<std::string, Bound> bound;
+  std::map<std::string, int> uses;
+  std::vector<const Expr*> assembles;
+  struct Walker {
+    std::map<std::string, Bound>& bound;
+    std::map<std::string, int>& uses;
+    std::vector<const Expr*>& assembles;
+    void expr(const Expr* e) {
+      if (!e) return;
+      if (e->kind == Expr::Kind::Name) ++uses[e->name];
+      for (const ExprPtr& a : e->args) expr(a.get());
+    }
+    void block(const Block& b) {
+      for (const StmtPtr& s : b) stmt(*s);
+    }
+    void stmt(const Stmt& s) {
+      switch (s.kind) {
+        case Stmt::Kind::Assign: {
+          const auto& a = s.as<AssignStmt>();
+          bound[a.target.name] = {&a.target.type, a.value.get()};
+          if (a.value->kind == Expr::Kind::Call && a.value->op == Opcode::TileAssemble) assembles.push_back(a.value.get());
+          expr(a.value.get());
+          break;
+        }
+        case Stmt::Kind::Eval: expr(s.as<EvalStmt>().expr.get()); break;
+        case Stmt::Kind::Return:
+          for (const ExprPtr& v : s.as<ReturnStmt>().values) expr(v.get());
+          break;
+        case Stmt::Kind::Yield:
+          for (const ExprPtr& v : s.as<YieldStmt>().values) expr(v.get());
+          break;
+        case Stmt::Kind::For: {
+          const auto& f = s.as<ForStmt>();
+          for (const ExprPtr& v : f.inits) expr(v.get());
+          block(f.body);
+          break;
+        }
+        case Stmt::Kind::If: {
+          const auto& i = s.as<IfStmt>();
+          expr(i.cond.get());
+          block(i.thenBody);
+          block(i.elseBody);
+          break;
+        }
+        case Stmt::Kind::While: {
+          const auto& w = s.as<WhileStmt>();
+          for (const ExprPtr& v : w.inits) expr(v.get());
+          expr(w.cond.get());
+          block(w.body);
+          break;
+        }
+      }
+    }
+  };
+  Walker w{bound, uses, assembles};
+  for (const Function& f : p.functions) w.block(f.body);
+
+  auto fullyValid = [](const Type& t) { return !t.valid.has_value(); };
+  auto partiallyValid = [](const Type& t) {
+    if (!t.valid) return false;
+    const Extent r = t.validExtent(0), c = t.validExtent(1);
+    return r.isConst() && c.isConst() && r.value > 0 && c.value > 0 && (r.value < t.rows() || c.value < t.cols());
+  };
+  for (const Expr* a : assembles) {
+    const Expr* target = a->args[0].get();
+    const Expr* source = a->args[1].get();
+    if (target->kind != Expr::Kind::Name || source->kind != Expr::Kind::Name) continue;
+    const auto t = bound.find(target->name), src = bound.find(source->name);
+    if (t == bound.end() || src == bound.end()) continue;
+    const bool sliced = src->second.value->kind == Expr::Kind::Call && src->second.value->op == Opcode::TileSlice;
+    if (!sliced || !fullyValid(*t->second.type) || !partiallyValid(*src->second.type)) continue;
+    // The result is observed: its binder is named by a later statement.
+    for (const auto& [name, b] : bound)
+      if (b.value == a && uses[name] > 0) return true;
+  }
+  return false;
+}
 
 const Coverage& coverage() {
   static const Coverage c = [] {
@@ -33,6 +123,12 @@ const Coverage& coverage() {
       cov.maxNesting = std::max(cov.maxNesting, stats.maxNesting);
       ++(g.inContract ? cov.inContract : cov.outOfContract);
       if (g.blockNum > 1) ++cov.multiBlock;
+      if (g.features.has(Feature::Assemble)) {
+        ++cov.withAssemble;
+        Program p = g.program.clone();
+        verifyOrThrow(p);
+        if (assemblesPartialWindowIntoFullTarget(p)) ++cov.partialWindowAssembled;
+      }
     }
     return cov;
   }();
@@ -70,6 +166,15 @@ TEST(GeneratorCoverage, BothContractVerdictsAndMultipleBlocksOccur) {
   EXPECT_GT(coverage().inContract, 500);
   EXPECT_GT(coverage().outOfContract, 300);
   EXPECT_GT(coverage().multiBlock, 500);
+}
+
+TEST(GeneratorCoverage, PartiallyValidWindowsAreAssembledIntoFullTargetsAndObserved) {
+  // semantics.md §2: an assemble writes its source's whole physical window. A window cut with a
+  // smaller valid_shape, assembled into a fully valid target and then used, is what catches a
+  // lowering that copies only the source's valid region (fault assemble-source-valid-only).
+  const int n = coverage().partialWindowAssembled, of = coverage().withAssemble;
+  std::printf("[ assemble ] partial-window source into a full target: %d of %d programs\n", n, of);
+  EXPECT_GE(n * 100, of * 20) << n << " of " << of;  // measured 293 of 977 (30%) at seed 1
 }
 
 }  // namespace

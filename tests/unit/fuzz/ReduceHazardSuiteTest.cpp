@@ -177,12 +177,14 @@ TEST_P(ReduceHazard, PaddedProgramReducesToAtMostEightStatementsWithTheSameFailu
   const ReduceResult result = reduceProgram(padded, interesting, options);
   std::cout << "reduce-hazard " << GetParam() << ": statements " << result.stats.before.statements << " -> "
             << result.stats.after.statements << " (unpadded " << originalStatements << "), ops "
-            << result.stats.before.ops << " -> " << result.stats.after.ops << ", "
+            << result.stats.before.ops << " -> " << result.stats.after.ops << ", tensor elements "
+            << result.stats.tensorElementsBefore << " -> " << result.stats.tensorElementsAfter << ", "
             << result.stats.candidatesTried << " candidates, " << result.stats.seconds << " s, keeps " << keeps
             << "\n";
   EXPECT_FALSE(result.stats.timedOut);
   EXPECT_LE(result.stats.after.statements, 8) << GetParam();
   EXPECT_EQ(result.stats.after.statements, countStatements(result.best.program));
+  EXPECT_LE(result.stats.tensorElementsAfter, result.stats.tensorElementsBefore);
   // The result is a valid program that still fails the same way.
   ReduceState check = result.best.clone();
   ASSERT_TRUE(reparseAndVerify(check));

@@ -170,7 +170,8 @@ TEST(BufferInterpreter, ASubviewWindowReadsThroughItsParentsPitch) {
 // ---- cube ----
 
 /// Ones in FP16 Mat, then: c = L x R over the full [32, 32] (each lane 32.0), then the second op on
-/// an [8, 8] product over K = 4 (each product lane 4.0), then the whole Acc stored.
+/// an [8, 8] product over K = 4 (each product lane 4.0) through the product view c8 of the same
+/// bytes (M8), then the whole Acc stored.
 std::string touchedBoxProgram(const std::string& secondOp) {
   return bufferProgram(
       "a: pl.Tensor[[32, 32], pl.FP16], out: pl.Out[pl.Tensor[[32, 32], pl.FP32]]) -> pl.Tensor[[32, 32], pl.FP32]",
@@ -180,13 +181,14 @@ std::string touchedBoxProgram(const std::string& secondOp) {
       "        l2: pl.Buffer[[32, 32], pl.FP16, pl.Mem.Left, pl.TileView(valid_shape=[8, 4])] = pl.buffer.alloc((), 2048)\n"
       "        r2: pl.Buffer[[32, 32], pl.FP16, pl.Mem.Right, pl.TileView(valid_shape=[32, 8])] = pl.buffer.alloc((), 2048)\n"
       "        c: pl.Buffer[[32, 32], pl.FP32, pl.Mem.Acc] = pl.buffer.alloc((), 0)\n"
+      "        c8: pl.Buffer[[32, 32], pl.FP32, pl.Mem.Acc, pl.TileView(valid_shape=[8, 8])] = pl.buffer.alloc((), 0)\n"
       "        pl.buffer.load(a, [0, 0], [32, 32], m)\n"
       "        pl.buffer.copy(m, l)\n"
       "        pl.buffer.copy(m, r)\n"
       "        pl.buffer.copy(m, l2)\n"
       "        pl.buffer.copy(m, r2)\n"
       "        pl.buffer.matmul(l, r, c)\n"
-      "        pl.buffer." + secondOp + "(l2, r2, c)\n"
+      "        pl.buffer." + secondOp + "(l2, r2, c8)\n"  // M8: through the product-shaped view
       "        pl.buffer.store(c, [0, 0], [32, 32], out)\n"
       "        return out\n");
 }
