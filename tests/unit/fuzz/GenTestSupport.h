@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -72,20 +73,20 @@ inline std::string runProblems(const GeneratedCase& c) {
   return problems + shown.str();
 }
 
-/// Every op called anywhere in `p` (statements, conditions, loop bounds, nested regions).
-inline std::set<Opcode> opsUsed(const Program& p) {
-  std::set<Opcode> ops;
-  struct Walker {
-    std::set<Opcode>& ops;
-    void expr(const Expr* e) {
-      if (!e) return;
-      if (e->kind == Expr::Kind::Call) ops.insert(e->op);
-      for (const ExprPtr& a : e->args) expr(a.get());
-    }
-    void block(const Block& b) {
-      for (const StmtPtr& s : b) stmt(*s);
-    }
-    void stmt(const Stmt& s) {
+/// Calls `onStmt` for every statement of `p` (nested regions included, each before its
+/// expressions) and `onExpr` for every expression node: operands, conditions, loop bounds, initial
+/// values of carries, yields and returns.
+inline void walkProgram(const Program& p, const std::function<void(const Stmt&)>& onStmt,
+                        const std::function<void(const Expr&)>& onExpr) {
+  std::function<void(const Expr*)> expr = [&](const Expr* e) {
+    if (!e) return;
+    onExpr(*e);
+    for (const ExprPtr& a : e->args) expr(a.get());
+  };
+  std::function<void(const Block&)> block = [&](const Block& b) {
+    for (const StmtPtr& sp : b) {
+      const Stmt& s = *sp;
+      onStmt(s);
       switch (s.kind) {
         case Stmt::Kind::Assign: expr(s.as<AssignStmt>().value.get()); break;
         case Stmt::Kind::Eval: expr(s.as<EvalStmt>().expr.get()); break;
@@ -121,8 +122,15 @@ inline std::set<Opcode> opsUsed(const Program& p) {
       }
     }
   };
-  Walker w{ops};
-  for (const Function& f : p.functions) w.block(f.body);
+  for (const Function& f : p.functions) block(f.body);
+}
+
+/// Every op called anywhere in `p` (statements, conditions, loop bounds, nested regions).
+inline std::set<Opcode> opsUsed(const Program& p) {
+  std::set<Opcode> ops;
+  walkProgram(p, [](const Stmt&) {}, [&](const Expr& e) {
+    if (e.kind == Expr::Kind::Call) ops.insert(e.op);
+  });
   return ops;
 }
 

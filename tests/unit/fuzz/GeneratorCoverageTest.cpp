@@ -13,6 +13,7 @@ namespace ptodiff::fuzz {
 namespace {
 
 using gentest::opsUsed;
+using gentest::walkProgram;
 using gentest::stmtStats;
 
 struct Coverage {
@@ -36,59 +37,17 @@ bool assemblesPartialWindowIntoFullTarget(const Program& p) {
   std::map<std::string, Bound> bound;
   std::map<std::string, int> uses;
   std::vector<const Expr*> assembles;
-  struct Walker {
-    std::map<std::string, Bound>& bound;
-    std::map<std::string, int>& uses;
-    std::vector<const Expr*>& assembles;
-    void expr(const Expr* e) {
-      if (!e) return;
-      if (e->kind == Expr::Kind::Name) ++uses[e->name];
-      for (const ExprPtr& a : e->args) expr(a.get());
-    }
-    void block(const Block& b) {
-      for (const StmtPtr& s : b) stmt(*s);
-    }
-    void stmt(const Stmt& s) {
-      switch (s.kind) {
-        case Stmt::Kind::Assign: {
-          const auto& a = s.as<AssignStmt>();
-          bound[a.target.name] = {&a.target.type, a.value.get()};
-          if (a.value->kind == Expr::Kind::Call && a.value->op == Opcode::TileAssemble) assembles.push_back(a.value.get());
-          expr(a.value.get());
-          break;
-        }
-        case Stmt::Kind::Eval: expr(s.as<EvalStmt>().expr.get()); break;
-        case Stmt::Kind::Return:
-          for (const ExprPtr& v : s.as<ReturnStmt>().values) expr(v.get());
-          break;
-        case Stmt::Kind::Yield:
-          for (const ExprPtr& v : s.as<YieldStmt>().values) expr(v.get());
-          break;
-        case Stmt::Kind::For: {
-          const auto& f = s.as<ForStmt>();
-          for (const ExprPtr& v : f.inits) expr(v.get());
-          block(f.body);
-          break;
-        }
-        case Stmt::Kind::If: {
-          const auto& i = s.as<IfStmt>();
-          expr(i.cond.get());
-          block(i.thenBody);
-          block(i.elseBody);
-          break;
-        }
-        case Stmt::Kind::While: {
-          const auto& w = s.as<WhileStmt>();
-          for (const ExprPtr& v : w.inits) expr(v.get());
-          expr(w.cond.get());
-          block(w.body);
-          break;
-        }
-      }
-    }
-  };
-  Walker w{bound, uses, assembles};
-  for (const Function& f : p.functions) w.block(f.body);
+  walkProgram(
+      p,
+      [&](const Stmt& s) {
+        if (s.kind != Stmt::Kind::Assign) return;
+        const auto& a = s.as<AssignStmt>();
+        bound[a.target.name] = {&a.target.type, a.value.get()};
+        if (a.value->kind == Expr::Kind::Call && a.value->op == Opcode::TileAssemble) assembles.push_back(a.value.get());
+      },
+      [&](const Expr& e) {
+        if (e.kind == Expr::Kind::Name) ++uses[e.name];
+      });
 
   auto fullyValid = [](const Type& t) { return !t.valid.has_value(); };
   auto partiallyValid = [](const Type& t) {
