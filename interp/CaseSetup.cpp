@@ -12,16 +12,13 @@
 #include <numbers>
 #include <optional>
 
+#include "compiler/ir/ResourceLimits.h"
 #include "interp/Npy.h"
 #include "interp/Random.h"
 
 namespace ptodiff {
 
 namespace {
-
-/// The largest tensor the interpreters accept (bytes); larger declarations would only exhaust
-/// memory, never test anything a smaller tensor does not.
-constexpr uint64_t kMaxTensorBytes = uint64_t{1} << 30;
 
 /// Where an argument's value came from, for error messages.
 struct ArgOrigin {
@@ -181,12 +178,11 @@ TensorInit defaultInit(const Param& p) {
 Tensor makeTensor(const Param& p, const CaseSpec& spec, const ArgOverrides& overrides) {
   if (p.type.shape.size() != 2 || p.type.rows() < 0 || p.type.cols() < 0)
     throwError("", p.loc, "tensor parameter \"" + p.name + "\" is not a rank-2 tensor");
-  const uint64_t rows = static_cast<uint64_t>(p.type.rows()), cols = static_cast<uint64_t>(p.type.cols());
-  // Each factor is checked first so the product cannot overflow.
-  if (rows > kMaxTensorBytes || cols > kMaxTensorBytes ||
-      rows * cols * static_cast<uint64_t>(dtypeSize(p.type.dtype)) > kMaxTensorBytes)
-    throwError("", p.loc, "tensor parameter \"" + p.name + "\" " + shapeText(p.type.rows(), p.type.cols()) +
-                              " is too large for the interpreters (limit 1 GiB per tensor)");
+  // The verifier checks the same limits; a built (unverified) kernel is checked here, before allocating.
+  const ResourceLimits& limits = resourceLimits();
+  requireWithinLimit("", p.loc, "tensor parameter \"" + p.name + "\" " + shapeText(p.type.rows(), p.type.cols()),
+                     checkedElements(p.type.rows(), p.type.cols()), dtypeSize(p.type.dtype), limits.maxTensorElements,
+                     limits.maxTensorBytes);
 
   if (auto it = overrides.inputFiles.find(p.name); it != overrides.inputFiles.end())
     return tensorFromFile(p, it->second, {"", {}, "--input " + p.name + "=" + it->second + ": "});
@@ -332,7 +328,17 @@ ScalarValue makeScalar(const Param& p, const CaseSpec& spec, const ArgOverrides&
 KernelArgs buildKernelArgs(const Function& kernel, const CaseSpec& spec, const ArgOverrides& overrides) {
   checkArgumentNames(kernel, spec, overrides);
   KernelArgs args;
+  int64_t gmBytes = 0;
   for (const Param& p : kernel.params) {
+    if (p.type.isTensor() && p.type.shape.size() == 2) {
+      // Each tensor is within maxTensorBytes (makeTensor) before its bytes count here: no overflow.
+      const int64_t bytes = checkedElements(p.type.rows(), p.type.cols()) * dtypeSize(p.type.dtype);
+      if (bytes > 0 && bytes <= resourceLimits().maxTensorBytes) gmBytes += bytes;
+      if (gmBytes > resourceLimits().maxGmBytes)
+        throwError("", p.loc, "kernel \"" + kernel.name + "\": its tensor parameters up to \"" + p.name + "\" take " +
+                                  std::to_string(gmBytes) + " bytes, over the limit of " +
+                                  std::to_string(resourceLimits().maxGmBytes) + " (expected smaller tensors)");
+    }
     if (p.type.isTensor()) args.tensors.emplace(p.name, makeTensor(p, spec, overrides));
     else if (p.type.isScalar()) args.scalars.emplace(p.name, makeScalar(p, spec, overrides, kernel.name));
     else throwError("", p.loc, "parameter \"" + p.name + "\" is neither a tensor nor a scalar");

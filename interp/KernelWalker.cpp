@@ -1,5 +1,10 @@
 #include "interp/KernelWalker.h"
 
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdlib>
+
 namespace ptodiff::walker {
 
 std::string pairText(int64_t a, int64_t b) { return "[" + std::to_string(a) + ", " + std::to_string(b) + "]"; }
@@ -17,6 +22,41 @@ std::string operandName(const Expr& call, size_t i) {
   const Expr* a = call.args.at(i).get();
   if (a && a->kind == Expr::Kind::Name) return a->name;
   return std::string(opInfo(call.op).params[i].name);
+}
+
+namespace {
+
+enum class PlantedFault { None, Segfault, Hang };
+
+struct Planted {
+  int opcode = -1;  // no Opcode is negative
+  PlantedFault fault = PlantedFault::None;
+};
+
+const Planted& planted() {
+  static const Planted p = [] {
+    Planted out;
+    for (auto [variable, fault] : {std::pair{"PTODIFF_TEST_SEGFAULT_OP", PlantedFault::Segfault},
+                                   std::pair{"PTODIFF_TEST_HANG_OP", PlantedFault::Hang}}) {
+      const char* name = std::getenv(variable);
+      if (!name || !*name) continue;
+      if (auto op = lookupOp(name)) return Planted{static_cast<int>(*op), fault};
+    }
+    return out;
+  }();
+  return p;
+}
+
+}  // namespace
+
+int plantedFaultOpcode() { return planted().opcode; }
+
+void firePlantedFault() {
+  if (planted().fault == PlantedFault::Segfault) {
+    std::signal(SIGSEGV, SIG_DFL);
+    std::raise(SIGSEGV);
+  }
+  for (;;) ::pause();  // the hang: only a fatal signal ends it
 }
 
 }  // namespace ptodiff::walker

@@ -62,6 +62,14 @@ std::string scalarText(const ScalarValue& v);
 /// Operand `i` of an op call for messages: its SSA name, else the registry's parameter name.
 std::string operandName(const Expr& call, size_t i);
 
+/// Test-only planted faults, for the campaign's crash and wall-clock recovery tests: the op named
+/// by PTODIFF_TEST_SEGFAULT_OP (e.g. "tile.exp") raises SIGSEGV when executed, the op named by
+/// PTODIFF_TEST_HANG_OP blocks forever. Read once per process; returns an opcode value no op has
+/// when neither is set (or the name is no op), so the walker's check is one integer comparison.
+int plantedFaultOpcode();
+/// Fires the planted fault of the op plantedFaultOpcode() names; never returns.
+[[noreturn]] void firePlantedFault();
+
 }  // namespace walker
 
 /// What a statement hands back to the block that runs it.
@@ -344,6 +352,7 @@ class KernelWalker {
   /// hook. Faults get the op's spelling in front; an std::invalid_argument from a handler (an
   /// op/operand combination the interpreter cannot run) becomes a located DiagnosticError.
   Value evalCall(const Expr& e) {
+    if (static_cast<int>(e.op) == plantedFaultOp_) [[unlikely]] walker::firePlantedFault();
     const OpInfo& info = opInfo(e.op);
     try {
       switch (info.family) {
@@ -389,6 +398,7 @@ class KernelWalker {
   SourceLoc currentLoc_;
   const Binder* currentBinder_ = nullptr;
   std::optional<Diagnostic> firstPoisonStore_;
+  const int plantedFaultOp_ = walker::plantedFaultOpcode();
 };
 
 /// Runs `machine` (a KernelWalker) once per block of the launch, block 0 first, until a fault or

@@ -5,6 +5,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "compiler/ir/ResourceLimits.h"
 #include "interp/ProgramFault.h"
 
 namespace ptodiff {
@@ -92,6 +93,10 @@ Launch bindKernelArgs(const std::string& file, const Function& kernel, const Ker
 void checkBlockNum(const std::string& file, int64_t blockNum) {
   if (blockNum < 1 || blockNum > std::numeric_limits<int32_t>::max())
     throwError(file, {}, "block_num " + std::to_string(blockNum) + " is out of range; expected 1 <= block_num < 2^31");
+  const int64_t limit = resourceLimits().maxBlockNum;
+  if (blockNum > limit)
+    throwError(file, {}, "block_num " + std::to_string(blockNum) + " is over the limit of " + std::to_string(limit) +
+                             " blocks; expected a smaller block_num");
 }
 
 void requireGmWindow(const GmTensor& gm, const std::array<int64_t, 2>& off, int64_t rows, int64_t cols) {

@@ -17,6 +17,7 @@
 #include <span>
 #include <string_view>
 
+#include "compiler/ir/ResourceLimits.h"
 #include "compiler/ir/SourceLoc.h"
 
 namespace ptodiff {
@@ -230,12 +231,46 @@ uint32_t readLE(std::span<const unsigned char> bytes) {
 
 std::string errnoText() { return std::strerror(errno); }
 
-/// Reads exactly `count` bytes at the current position (the caller checked the file is long enough).
-void readExactly(std::ifstream& in, char* dst, size_t count, const std::string& path) {
-  if (count == 0) return;
-  in.read(dst, static_cast<std::streamsize>(count));
-  if (static_cast<size_t>(in.gcount()) != count) fail(path, "cannot read .npy file: read failed");
-}
+/// Where the bytes come from: an open file or a buffer in memory (one parser serves both).
+class NpyInput {
+ public:
+  virtual ~NpyInput() = default;
+  virtual uint64_t size() const = 0;
+  /// Reads exactly `count` bytes at the current position (the caller checked they exist).
+  virtual void read(char* dst, size_t count) = 0;
+};
+
+class FileInput final : public NpyInput {
+ public:
+  FileInput(std::ifstream& in, uint64_t size, const std::string& path) : in_(in), size_(size), path_(path) {}
+  uint64_t size() const override { return size_; }
+  void read(char* dst, size_t count) override {
+    if (count == 0) return;
+    in_.read(dst, static_cast<std::streamsize>(count));
+    if (static_cast<size_t>(in_.gcount()) != count) fail(path_, "cannot read .npy file: read failed");
+  }
+
+ private:
+  std::ifstream& in_;
+  uint64_t size_;
+  const std::string& path_;
+};
+
+class MemoryInput final : public NpyInput {
+ public:
+  MemoryInput(std::string_view bytes, const std::string& path) : bytes_(bytes), path_(path) {}
+  uint64_t size() const override { return bytes_.size(); }
+  void read(char* dst, size_t count) override {
+    if (count > bytes_.size() - pos_) fail(path_, "cannot read .npy data: read past the end");
+    if (count != 0) std::memcpy(dst, bytes_.data() + pos_, count);
+    pos_ += count;
+  }
+
+ private:
+  std::string_view bytes_;
+  const std::string& path_;
+  size_t pos_ = 0;
+};
 
 struct Preamble {
   int major = 0;
@@ -243,13 +278,14 @@ struct Preamble {
   size_t headerLen = 0;  // the dict text, padding and newline
 };
 
-Preamble readPreamble(std::ifstream& in, uint64_t fileSize, const std::string& path) {
+Preamble readPreamble(NpyInput& in, const std::string& path) {
+  const uint64_t fileSize = in.size();
   constexpr size_t kMinPreamble = 10;
   if (fileSize < kMinPreamble)
     fail(path, "truncated .npy file: " + std::to_string(fileSize) +
                    " bytes is shorter than the 10-byte .npy preamble");
   std::array<unsigned char, 12> raw{};
-  readExactly(in, reinterpret_cast<char*>(raw.data()), kMinPreamble, path);
+  in.read(reinterpret_cast<char*>(raw.data()), kMinPreamble);
   if (std::memcmp(raw.data(), kMagic.data(), kMagic.size()) != 0)
     fail(path, "not a .npy file: bad magic (expected the bytes \\x93NUMPY)");
   Preamble p;
@@ -266,15 +302,15 @@ Preamble readPreamble(std::ifstream& in, uint64_t fileSize, const std::string& p
     if (fileSize < p.size)
       fail(path, "truncated .npy file: no room for the 4-byte header length of format " +
                      std::to_string(p.major) + ".0");
-    readExactly(in, reinterpret_cast<char*>(raw.data() + 10), 2, path);
+    in.read(reinterpret_cast<char*>(raw.data() + 10), 2);
     p.headerLen = readLE({raw.data() + 8, 4});
   }
-  // NumPy itself refuses headers over 10000 bytes unless told otherwise; 1 MiB is generous and
-  // keeps a hostile length from costing a large allocation.
-  constexpr size_t kMaxHeaderLen = size_t{1} << 20;
-  if (p.headerLen > kMaxHeaderLen)
+  // NumPy itself refuses headers over 10000 bytes unless told otherwise; the limit (1 MiB by
+  // default) keeps a hostile length from costing a large allocation.
+  const uint64_t maxHeaderLen = static_cast<uint64_t>(resourceLimits().maxNpyHeaderBytes);
+  if (p.headerLen > maxHeaderLen)
     fail(path, "unsupported .npy header of " + std::to_string(p.headerLen) + " bytes (expected at most " +
-                   std::to_string(kMaxHeaderLen) + ")");
+                   std::to_string(maxHeaderLen) + ")");
   if (p.headerLen > fileSize - p.size)
     fail(path, "truncated .npy file: the header claims " + std::to_string(p.headerLen) +
                    " bytes but only " + std::to_string(fileSize - p.size) + " follow the preamble");
@@ -299,9 +335,14 @@ ArrayShape checkHeader(const NpyHeader& h, const std::string& path) {
                    std::to_string(h.shape.size()) + " (expected rank 1 (n,) or rank 2 (rows, cols))");
   const uint64_t rows = h.shape.size() == 2 ? h.shape[0] : 1;
   const uint64_t cols = h.shape.back();
-  constexpr uint64_t kMaxDim = uint64_t{1} << 40;  // keeps rows * cols * esize far from overflow
+  constexpr uint64_t kMaxDim = uint64_t{1} << 40;  // keeps each dimension far from int64 overflow
   if (rows > kMaxDim || cols > kMaxDim)
     fail(path, "unsupported .npy shape " + shapeText(h.shape) + ": dimension too large");
+  // Before the data length is compared (rows * cols * esize may overflow) or anything allocated.
+  const ResourceLimits& limits = resourceLimits();
+  requireWithinLimit(path, {}, "the .npy array of shape " + shapeText(h.shape),
+                     checkedElements(static_cast<int64_t>(rows), static_cast<int64_t>(cols)), dtypeSize(*dt),
+                     limits.maxTensorElements, limits.maxTensorBytes);
   return {*dt, static_cast<int64_t>(rows), static_cast<int64_t>(cols)};
 }
 
@@ -338,22 +379,11 @@ void writeFile(const std::string& path, const std::string& header, const std::ve
   if (!out) fail(path, "cannot write .npy file: " + errnoText());
 }
 
-}  // namespace
-
-Tensor readNpy(const std::string& path) {
-  std::error_code ec;
-  const std::filesystem::path fsPath(path);
-  if (!std::filesystem::exists(fsPath, ec)) fail(path, "cannot read .npy file: no such file");
-  if (!std::filesystem::is_regular_file(fsPath, ec))
-    fail(path, "cannot read .npy file: not a regular file");
-  const uint64_t fileSize = std::filesystem::file_size(fsPath, ec);
-  if (ec) fail(path, "cannot read .npy file: " + ec.message());
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, "cannot read .npy file: " + errnoText());
-
-  const Preamble pre = readPreamble(in, fileSize, path);
+Tensor readNpyFrom(NpyInput& in, const std::string& path) {
+  const uint64_t fileSize = in.size();
+  const Preamble pre = readPreamble(in, path);
   std::string headerText(pre.headerLen, '\0');
-  readExactly(in, headerText.data(), pre.headerLen, path);
+  in.read(headerText.data(), pre.headerLen);
   const ArrayShape shape = checkHeader(HeaderParser(headerText, path).parse(), path);
 
   const uint64_t dataBytes = static_cast<uint64_t>(shape.rows) * static_cast<uint64_t>(shape.cols) *
@@ -368,9 +398,30 @@ Tensor readNpy(const std::string& path) {
                    std::to_string(shape.cols) + ") needs " + std::to_string(dataBytes) +
                    " bytes but the file holds " + std::to_string(available) +
                    " (trailing bytes after the array)");
-  Tensor t(shape.dtype, shape.rows, shape.cols);  // now known to fit in the file
-  readExactly(in, reinterpret_cast<char*>(t.bytes.data()), t.bytes.size(), path);
+  Tensor t(shape.dtype, shape.rows, shape.cols);  // now known to fit in the file and the limits
+  in.read(reinterpret_cast<char*>(t.bytes.data()), t.bytes.size());
   return t;
+}
+
+}  // namespace
+
+Tensor readNpy(const std::string& path) {
+  std::error_code ec;
+  const std::filesystem::path fsPath(path);
+  if (!std::filesystem::exists(fsPath, ec)) fail(path, "cannot read .npy file: no such file");
+  if (!std::filesystem::is_regular_file(fsPath, ec))
+    fail(path, "cannot read .npy file: not a regular file");
+  const uint64_t fileSize = std::filesystem::file_size(fsPath, ec);
+  if (ec) fail(path, "cannot read .npy file: " + ec.message());
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(path, "cannot read .npy file: " + errnoText());
+  FileInput input(in, fileSize, path);
+  return readNpyFrom(input, path);
+}
+
+Tensor readNpyBytes(std::string_view bytes, const std::string& name) {
+  MemoryInput input(bytes, name);
+  return readNpyFrom(input, name);
 }
 
 void writeNpy(const std::string& path, const Tensor& t) {

@@ -5,13 +5,17 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "interp/Tensor.h"
 
 namespace ptodiff {
 
-/// Reads a 2-D array (a 1-D array of n elements reads as [1, n]). `<u2` reads as BF16 bits.
+/// Reads a 2-D array (a 1-D array of n elements reads as [1, n]). `<u2` reads as BF16 bits. A header
+/// or an array past the resource limits (compiler/ir/ResourceLimits.h) is refused before allocating.
 Tensor readNpy(const std::string& path);
+/// readNpy on the bytes of a whole file held in memory; `name` stands for the file in diagnostics.
+Tensor readNpyBytes(std::string_view bytes, const std::string& name);
 /// Writes the tensor's bits with the dtype's descr (BF16 as `<u2`); poison is not written.
 void writeNpy(const std::string& path, const Tensor& t);
 /// Writes the tensor's poison flags as a `|b1` array of the same shape.

@@ -1,20 +1,14 @@
 #include "compiler/ir/Type.h"
 
+#include "compiler/target/ImplicitLayouts.h"
+
 namespace ptodiff {
 
 Layout implicitLayout(MemSpace space, int64_t rows, int64_t cols) {
-  using L = TileLayout;
-  switch (space) {
-    case MemSpace::Vec:
-      // A static [M,1] column with M > 1 is col-major (PyPTO's GetImplicitTileLayout).
-      if (cols == 1 && rows > 1) return Layout{L::col_major, L::none_box, 512};
-      return Layout{L::row_major, L::none_box, 512};
-    case MemSpace::Mat:
-    case MemSpace::Left: return Layout{L::col_major, L::row_major, 512};   // NZ
-    case MemSpace::Right: return Layout{L::row_major, L::col_major, 512};  // ZN
-    case MemSpace::Acc: return Layout{L::col_major, L::row_major, 1024};   // NZ, fractal 1024
-  }
-  return {};
+  const ImplicitSpaceLayout implicit = implicitSpaceLayout(space);
+  if (implicit.columnIsColMajor && cols == 1 && rows > 1)
+    return Layout{TileLayout::col_major, implicit.slayout, implicit.fractal};
+  return Layout{implicit.blayout, implicit.slayout, implicit.fractal};
 }
 
 namespace {

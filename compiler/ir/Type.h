@@ -43,8 +43,8 @@ struct Layout {
   bool operator==(const Layout&) const = default;
 };
 
-/// PyPTO's implicit view of a space: Vec ND (a static [M,1] with M>1 is col-major), Mat/Left NZ,
-/// Right ZN, Acc NZ with fractal 1024.
+/// The implicit layout of a `rows x cols` tile in `space`, from the target description's per-space
+/// table (compiler/target/ImplicitLayouts.h, the same on every target).
 Layout implicitLayout(MemSpace space, int64_t rows, int64_t cols);
 
 /// Named shorthands of Buffer types: NZ, ZN, ZZ, ND, DN (fractal is not part of the name).

@@ -1,6 +1,7 @@
-// Target descriptions: per-space capacities, reserved ranges and alignment of the a2a3 and a5
-// targets (semantics.md §3; numbers from pto-isa). Every module that needs a capacity, a reserved
-// range or an alignment reads it here, so the numbers exist in one place.
+// Target descriptions: per-space capacities, reserved ranges, alignment and implicit layouts of the
+// a2a3 and a5 targets (semantics.md §3; numbers from pto-isa). Every module that needs one of these
+// facts reads it here, so each exists in one place. The implicit layouts are the same on both
+// targets and live in ImplicitLayouts.h (included here), where the IR's types can read them too.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <string_view>
 
 #include "compiler/ir/DType.h"
+#include "compiler/target/ImplicitLayouts.h"
 
 namespace ptodiff {
 

@@ -19,6 +19,7 @@
 #include <unordered_map>
 
 #include "compiler/faults/Faults.h"
+#include "compiler/ir/ResourceLimits.h"
 #include "compiler/text/JsonPosition.h"
 
 namespace ptodiff {
@@ -152,6 +153,11 @@ class CaseParser {
   explicit CaseParser(const SourceFile& source) : source_(source), lines_(source.text) {}
 
   CaseSpec parse() {
+    const int64_t maxBytes = resourceLimits().maxCaseFileBytes;
+    if (static_cast<int64_t>(source_.text.size()) > maxBytes)
+      throwError(source_.name, {}, "case file too large: " + std::to_string(source_.text.size()) +
+                                       " bytes, over the limit of " + std::to_string(maxBytes) +
+                                       " (expected a small JSON object)");
     Json root;
     try {
       root = Json::parse(source_.text);
@@ -412,6 +418,9 @@ class CaseParser {
     if (n == 0) errorAtValue(path, "\"block_num\" must be a positive integer, got 0");
     if (n > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
       errorAtValue(path, "\"block_num\" is too large");
+    if (n > static_cast<uint64_t>(resourceLimits().maxBlockNum))
+      errorAtValue(path, "\"block_num\" " + std::to_string(n) + " is over the limit of " +
+                             std::to_string(resourceLimits().maxBlockNum) + " blocks; expected a smaller block count");
     return static_cast<int64_t>(n);
   }
 

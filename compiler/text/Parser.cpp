@@ -12,9 +12,11 @@
 #include <cstdlib>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <span>
 #include <sstream>
 
+#include "compiler/ir/ResourceLimits.h"
 #include "compiler/text/Lexer.h"
 #include "compiler/text/Printer.h"
 
@@ -122,16 +124,34 @@ class Parser {
   std::shared_ptr<const SourceFile> source_;
   std::vector<Token> toks_;
   size_t pos_ = 0;
-  int nesting_ = 0;  // expression and block nesting, bounded so hostile input cannot overflow the stack
+  // Nesting and size are bounded (ResourceLimits) so hostile input cannot overflow the stack of the
+  // parser or of the recursive walkers after it (verifier, printer, passes, interpreters).
+  int nesting_ = 0;       // expression depth: parentheses, unary operators, calls, operator chains
+  int blockDepth_ = 0;    // for/while/if bodies inside the function body
+  int64_t statements_ = 0;
 
-  static constexpr int kMaxNesting = 200;
   struct NestingGuard {
     Parser& p;
-    NestingGuard(Parser& parser, SourceLoc loc) : p(parser) {
-      if (++p.nesting_ > kMaxNesting)
-        p.fail(loc, "nested too deeply (more than " + std::to_string(kMaxNesting) + " levels)");
+    int levels = 0;
+    NestingGuard(Parser& parser, SourceLoc loc) : p(parser) { deeper(loc); }
+    explicit NestingGuard(Parser& parser) : p(parser) {}  // levels added by deeper()
+    /// One level more (a binary operator chain nests its left operand one level per operator).
+    void deeper(SourceLoc loc) {
+      ++levels;
+      const int64_t limit = resourceLimits().maxExprDepth;
+      if (++p.nesting_ > limit) p.fail(loc, "nested too deeply (more than " + std::to_string(limit) + " levels)");
     }
-    ~NestingGuard() { --p.nesting_; }
+    ~NestingGuard() { p.nesting_ -= levels; }
+  };
+  struct BlockGuard {
+    Parser& p;
+    BlockGuard(Parser& parser, SourceLoc loc) : p(parser) {
+      const int64_t limit = resourceLimits().maxNestingDepth;
+      if (++p.blockDepth_ > limit)
+        p.fail(loc, "blocks nested too deeply: more than " + std::to_string(limit) +
+                        " levels of for/while/if bodies (expected shallower control flow)");
+    }
+    ~BlockGuard() { --p.blockDepth_; }
   };
 
   // ---- token helpers ----
@@ -639,7 +659,8 @@ Parser::TileViewFields Parser::parseTileView() {
 // ============================================================================================
 
 Block Parser::parseIndentedBlock(std::string_view owner, bool functionBody) {
-  NestingGuard guard(*this, cur().loc);
+  std::optional<BlockGuard> guard;
+  if (!functionBody) guard.emplace(*this, cur().loc);
   expectBlockStart(owner);
   Block body;
   while (cur().kind != TokKind::Dedent && cur().kind != TokKind::End) parseStatement(body, functionBody);
@@ -658,6 +679,9 @@ void Parser::expectBlockStart(std::string_view owner) {
 
 void Parser::parseStatement(Block& out, bool functionBody) {
   const Token& t = cur();
+  if (++statements_ > resourceLimits().maxStatements)
+    fail(t.loc, "program too large: more than " + std::to_string(resourceLimits().maxStatements) +
+                    " statements (expected a smaller program)");
   if (t.kind == TokKind::Indent) fail(t.loc, "unexpected indent");
   if (t.isName("for")) return out.push_back(parseFor());
   if (t.isName("if")) return out.push_back(parseIf());
@@ -878,7 +902,9 @@ ExprPtr Parser::parseExpr() {
 
 ExprPtr Parser::parseOr() {
   ExprPtr lhs = parseAnd();
+  NestingGuard chain(*this);
   while (cur().isName("or")) {
+    chain.deeper(cur().loc);
     take();
     SourceLoc loc = lhs->loc;
     lhs = Expr::binary(BinOp::Or, std::move(lhs), parseAnd(), loc);
@@ -888,7 +914,9 @@ ExprPtr Parser::parseOr() {
 
 ExprPtr Parser::parseAnd() {
   ExprPtr lhs = parseNot();
+  NestingGuard chain(*this);
   while (cur().isName("and")) {
+    chain.deeper(cur().loc);
     take();
     SourceLoc loc = lhs->loc;
     lhs = Expr::binary(BinOp::And, std::move(lhs), parseNot(), loc);
@@ -935,7 +963,9 @@ ExprPtr Parser::parseComparison() {
 
 ExprPtr Parser::parseArith() {
   ExprPtr lhs = parseTerm();
+  NestingGuard chain(*this);
   while (cur().isPunct("+") || cur().isPunct("-")) {
+    chain.deeper(cur().loc);
     BinOp op = take().text == "+" ? BinOp::Add : BinOp::Sub;
     SourceLoc loc = lhs->loc;
     lhs = Expr::binary(op, std::move(lhs), parseTerm(), loc);
@@ -945,6 +975,7 @@ ExprPtr Parser::parseArith() {
 
 ExprPtr Parser::parseTerm() {
   ExprPtr lhs = parseUnary();
+  NestingGuard chain(*this);
   while (true) {
     const Token& t = cur();
     std::optional<BinOp> op;
@@ -956,6 +987,7 @@ ExprPtr Parser::parseTerm() {
     else if (t.isPunct("&") || t.isPunct("|") || t.isPunct("^") || t.isPunct("<<") || t.isPunct(">>"))
       fail(t.loc, "operator '" + t.text + "' is not supported");
     if (!op) return lhs;
+    chain.deeper(t.loc);
     take();
     SourceLoc loc = lhs->loc;
     lhs = Expr::binary(*op, std::move(lhs), parseUnary(), loc);
@@ -1177,7 +1209,13 @@ void Parser::checkArgKind(const OpInfo& info, const ParamSpec& param, const Expr
 
 }  // namespace
 
-Program parseProgram(std::shared_ptr<const SourceFile> source) { return Parser(std::move(source)).parseProgram(); }
+Program parseProgram(std::shared_ptr<const SourceFile> source) {
+  const int64_t maxBytes = resourceLimits().maxProgramBytes;
+  if (static_cast<int64_t>(source->text.size()) > maxBytes)
+    throwError(source->name, {}, "program too large: " + std::to_string(source->text.size()) + " bytes, over the limit of " +
+                                     std::to_string(maxBytes) + " (expected a smaller program)");
+  return Parser(std::move(source)).parseProgram();
+}
 
 Program parseProgramText(std::string text, std::string fileName) {
   auto source = std::make_shared<SourceFile>();

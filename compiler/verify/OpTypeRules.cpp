@@ -7,6 +7,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "compiler/ir/ResourceLimits.h"
 #include "compiler/verify/TypeRules.h"
 
 namespace ptodiff::verify {
@@ -542,6 +543,12 @@ Inferred storageRoot(OpCall& c) {
   const Expr& size = *c.args[1].expr;
   if (size.kind != Expr::Kind::IntLit || size.intValue <= 0) {
     c.error(c.args[1], "size must be a positive integer literal; expected the root's capacity in bytes");
+    return std::nullopt;
+  }
+  if (size.intValue > resourceLimits().maxStorageBytes) {
+    c.error(c.args[1], "size " + std::to_string(size.intValue) + " is over the limit of " +
+                           std::to_string(resourceLimits().maxStorageBytes) +
+                           " bytes; expected a smaller storage root");
     return std::nullopt;
   }
   if (c.args[2].present()) {

@@ -5,9 +5,11 @@
 #include "compiler/verify/Verifier.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <set>
 
+#include "compiler/ir/ResourceLimits.h"
 #include "compiler/verify/OpTypeRules.h"
 #include "compiler/verify/TypeRules.h"
 
@@ -145,6 +147,11 @@ class FunctionVerifier {
   std::map<std::string, SourceLoc> boundSoFar_;         // binders already walked, live or not
   std::set<std::string> reportedUndefined_;
   int nextSlot_ = 0;
+  // Resource limits (ResourceLimits): what the interpreters would allocate for this function.
+  int64_t gmBytes_ = 0, frameTileBytes_ = 0;
+  bool gmReported_ = false, frameReported_ = false;
+  std::set<std::pair<Type::Kind, std::vector<int64_t>>> reportedShapes_;  // each oversized shape once
+  std::set<int64_t> reportedStorage_;                                     // each oversized MemRef size once
 
   bool bufferStage() const { return fn_.stage == FunctionStage::Buffer; }
 
@@ -172,10 +179,84 @@ class FunctionVerifier {
     return true;
   }
 
+  // ---- resource limits ----
+
+  static int64_t elementsOf(const Type& t) {
+    if (t.shape.size() != 2 || t.shape[0] <= 0 || t.shape[1] <= 0) return 0;  // malformed: reported elsewhere
+    return checkedElements(t.shape[0], t.shape[1]);
+  }
+
+  /// A tensor, tile or buffer type past the size limits is an error (once per kind and shape, once
+  /// per MemRef size): the interpreters would allocate it. `describe()` names the value; it is called
+  /// only for a message, the verifier's hot path builds no strings.
+  template <class Describe>
+  void checkShapeLimits(const Type& t, SourceLoc loc, const Describe& describe) {
+    if (!t.isTensor() && !t.isTile() && !t.isBuffer()) return;
+    const int64_t elements = elementsOf(t);
+    if (elements == 0) return;
+    const ResourceLimits& limits = resourceLimits();
+    const int64_t maxElements = t.isTensor() ? limits.maxTensorElements : limits.maxTileElements;
+    const int64_t maxBytes = t.isTensor() ? limits.maxTensorBytes : limits.maxTileBytes;
+    const int64_t bytes = checkedElements(elements, dtypeSize(t.dtype));
+    if ((elements < 0 || elements > maxElements || bytes < 0 || bytes > maxBytes) &&
+        reportedShapes_.emplace(t.kind, t.shape).second)
+      sink_.error(loc, overLimit(describe() + " of shape " + verify::shapeText(t.shape), elements, dtypeSize(t.dtype),
+                                 maxElements, maxBytes));
+    if (t.memref && t.memref->size > limits.maxStorageBytes && reportedStorage_.insert(t.memref->size).second)
+      sink_.error(loc, describe() + ": MemRef size " + std::to_string(t.memref->size) + " is over the limit of " +
+                           std::to_string(limits.maxStorageBytes) + " bytes (expected a smaller storage size)");
+  }
+
+  /// Adds the bytes of `t` to a running total and reports the first time it passes `limit`. A value
+  /// over its own limit was reported by checkShapeLimits and is not counted again.
+  void addToTotal(int64_t& total, bool& reported, const Type& t, int64_t maxElements, int64_t maxBytes,
+                  int64_t limit, SourceLoc loc, const std::string& what) {
+    const int64_t elements = elementsOf(t);
+    if (elements < 0 || !overLimit({}, elements, dtypeSize(t.dtype), maxElements, maxBytes).empty()) return;
+    const int64_t bytes = elements * dtypeSize(t.dtype);
+    total = total > std::numeric_limits<int64_t>::max() - bytes ? std::numeric_limits<int64_t>::max() : total + bytes;
+    if (total <= limit || reported) return;
+    reported = true;
+    sink_.error(loc, "function " + q(fn_.name) + ": " + what + " take " + std::to_string(total) +
+                         " bytes up to here, over the limit of " + std::to_string(limit) +
+                         " (expected fewer or smaller values)");
+  }
+
+  void checkBinderLimits(const Binder& b) {
+    const Type& t = b.type;
+    checkShapeLimits(t, b.loc, [&] { return typeKindWord(t) + " " + q(b.name); });
+    const ResourceLimits& limits = resourceLimits();
+    if (t.isTile() || t.isBuffer())
+      addToTotal(frameTileBytes_, frameReported_, t, limits.maxTileElements, limits.maxTileBytes,
+                 limits.maxFrameTileBytes, b.loc, "its tile and buffer values");
+  }
+
+  static std::string typeKindWord(const Type& t) {
+    return t.isTensor() ? "tensor" : t.isTile() ? "tile" : t.isBuffer() ? "buffer" : "value";
+  }
+
+  /// A for loop with literal bounds whose trip count is past maxStaticTripCount.
+  void checkStaticTripCount(const ForStmt& s) {
+    const Extent start = verify::extentOfExpr(*s.start), stop = verify::extentOfExpr(*s.stop),
+                 step = verify::extentOfExpr(*s.step);
+    if (!start.isConst() || !stop.isConst() || !step.isConst() || step.value == 0) return;
+    const __int128 span = static_cast<__int128>(stop.value) - start.value;
+    const __int128 stride = step.value;
+    const __int128 trips = (span > 0) == (stride > 0) && span != 0 ? (span + stride - (stride > 0 ? 1 : -1)) / stride : 0;
+    const int64_t limit = resourceLimits().maxStaticTripCount;
+    if (trips > limit)
+      sink_.error(s.loc, "for: " + (trips > std::numeric_limits<int64_t>::max()
+                                        ? std::string("too many")
+                                        : std::to_string(static_cast<int64_t>(trips))) +
+                             " iterations, over the limit of " + std::to_string(limit) +
+                             " (expected a smaller static trip count)");
+  }
+
   /// Binds `b` in the innermost scope with a fresh slot and fills the binder.
   void define(Binder& b, const Value& v) {
     b.slot = nextSlot_++;
     b.type = v.type.value_or(Type::none());
+    checkBinderLimits(b);
     scopes_.back()[b.name] = Binding{v, b.slot, b.loc};
     boundSoFar_[b.name] = b.loc;
   }
@@ -187,6 +268,7 @@ class FunctionVerifier {
     } else {
       b.slot = nextSlot_++;
       b.type = v.type.value_or(Type::none());
+      checkBinderLimits(b);
     }
   }
 
@@ -238,6 +320,10 @@ class FunctionVerifier {
       define(b, v);
     }
     p.slot = b.slot;
+    const ResourceLimits& limits = resourceLimits();
+    if (t.isTensor())
+      addToTotal(gmBytes_, gmReported_, t, limits.maxTensorElements, limits.maxTensorBytes, limits.maxGmBytes, p.loc,
+                 "its tensor parameters");
   }
 
   /// Names inside an annotation (symbolic valid extents, MemRef parts) must be in scope.
@@ -473,6 +559,7 @@ class FunctionVerifier {
     indexOperand(*s.step, "for: step");
     if (s.step->kind == Expr::Kind::IntLit && s.step->intValue == 0)
       sink_.error(s.step->loc, "for: step is 0; expected a nonzero step");
+    checkStaticTripCount(s);
     std::vector<Value> inits;
     for (ExprPtr& e : s.inits) inits.push_back(expr(*e));
 
@@ -590,6 +677,9 @@ class FunctionVerifier {
   Value expr(Expr& e, const std::optional<Type>* annotation = nullptr) {
     Value v = exprUnfilled(e, annotation);
     e.type = v.type.value_or(Type::none());
+    // A call's result is allocated even when no name binds it (an operand of another call).
+    if (e.kind == Expr::Kind::Call)
+      checkShapeLimits(e.type, e.loc, [&] { return "the result of pl." + std::string(opInfo(e.op).spelling); });
     return v;
   }
 

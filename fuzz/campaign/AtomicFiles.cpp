@@ -3,10 +3,9 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <atomic>
+#include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <stdexcept>
 #include <vector>
 
@@ -40,25 +39,69 @@ void renameOver(const fs::path& from, const fs::path& to) {
 
 fs::path parentOrDot(const fs::path& path) { return path.parent_path().empty() ? fs::path(".") : path.parent_path(); }
 
+/// Writes and fsyncs `path`; errors name `shownAs` (the final name of a temporary).
+void writeAndSync(const fs::path& path, const fs::path& shownAs, const std::string& content) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) fail("create", shownAs);
+  // Every step reports its own errno: a full disk shows as ENOSPC from write, fsync or close.
+  const char* data = content.data();
+  size_t left = content.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd, data, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      if (n == 0) errno = EIO;
+      const int saved = errno;
+      ::close(fd);
+      errno = saved;
+      fail("write", shownAs);
+    }
+    data += n;
+    left -= static_cast<size_t>(n);
+  }
+  if (::fsync(fd) != 0) {
+    const int saved = errno;
+    ::close(fd);
+    errno = saved;
+    fail("fsync", shownAs);
+  }
+  if (::close(fd) != 0) fail("close", shownAs);
+}
+
 }  // namespace
+
+void writeFileDurably(const fs::path& path, const std::string& content) { writeAndSync(path, path, content); }
 
 void writeFileAtomically(const fs::path& path, const std::string& content) {
   const fs::path temp = temporarySibling(path);
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    if (!out) fail("create", temp);
-    out.write(content.data(), static_cast<std::streamsize>(content.size()));
-    out.flush();
-    if (!out) fail("write", temp);
+  try {
+    writeAndSync(temp, path, content);
+    renameOver(temp, path);
+  } catch (...) {
+    ::unlink(temp.c_str());  // the old `path` is untouched
+    throw;
   }
-  fsyncPath(temp, O_RDONLY);
-  renameOver(temp, path);
   fsyncPath(parentOrDot(path), O_RDONLY | O_DIRECTORY);
+}
+
+void checkWritableFolder(const fs::path& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw std::runtime_error("cannot create output folder '" + dir.string() + "': " + ec.message());
+  const fs::path probe = dir / (std::string(kTemporaryPrefix) + "write-probe-" + std::to_string(::getpid()));
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0)
+    throw std::runtime_error("output folder '" + dir.string() + "' is not writable: cannot create '" + probe.string() +
+                             "': " + std::strerror(errno));
+  ::close(fd);
+  ::unlink(probe.c_str());
 }
 
 void writeFolderAtomically(const fs::path& path, const std::function<void(const fs::path& tempDir)>& fill) {
   const fs::path temp = temporarySibling(path);
-  fs::create_directories(temp);
+  std::error_code created;
+  fs::create_directories(temp, created);
+  if (created) throw std::runtime_error("cannot create '" + temp.string() + "': " + created.message());
   try {
     fill(temp);
     for (const fs::directory_entry& e : fs::directory_iterator(temp))

@@ -13,8 +13,19 @@ namespace ptodiff::fuzz {
 /// The prefix of every temporary name; removeStaleTemporaries deletes what a kill left behind.
 inline constexpr const char* kTemporaryPrefix = ".tmp-";
 
-/// Replaces `path` with `content` atomically. Throws std::runtime_error naming the path on failure.
+/// Replaces `path` with `content` atomically. Throws std::runtime_error naming the path and the
+/// errno text on failure ("cannot write 'o/.tmp-report.json-..': No space left on device"); the
+/// temporary is removed and `path` keeps its old content.
 void writeFileAtomically(const std::filesystem::path& path, const std::string& content);
+
+/// Writes `content` to `path` (created or truncated) and fsyncs it; not atomic (for files inside a
+/// folder written with writeFolderAtomically). Throws std::runtime_error as writeFileAtomically.
+void writeFileDurably(const std::filesystem::path& path, const std::string& content);
+
+/// Creates folder `dir` if needed and checks that a file can be created in it. Throws
+/// std::runtime_error naming the folder and the errno text otherwise (a read-only folder, a path
+/// under a file), so a campaign refuses to start instead of failing at its first result.
+void checkWritableFolder(const std::filesystem::path& dir);
 
 /// Creates folder `path` atomically: `fill` writes the folder's files into a temporary sibling
 /// folder, every file is fsynced, then the folder is renamed to `path` (an existing `path` is

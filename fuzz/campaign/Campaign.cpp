@@ -43,6 +43,7 @@ struct Slot {
   CaseOutcome outcome;
   double generationSeconds = 0.0;
   double finishedAt = 0.0;  // seconds since the run's start when the worker finished the case
+  bool decided = false;     // the verdict came from CampaignRestart::verdicts: the case never ran here
 };
 
 /// The kernel as its reproducer's program.py holds it, parsed back: runners see source locations,
@@ -55,9 +56,47 @@ uint64_t hashCase(const GeneratedCase& c) {
   return fnv1a(os.str());
 }
 
-/// Generates and runs case g; never throws (a throw becomes a `crash` verdict of its stage).
-void fillSlot(Slot& slot, uint64_t g, const CampaignConfig& config, const CaseRunner& runner) {
+/// Marks a record of the in-flight table (when there is one) for as long as it lives.
+class InFlightMark {
+ public:
+  InFlightMark(InFlightTable* table, int record) : table_(table), record_(record) {}
+  ~InFlightMark() {
+    if (table_) table_->leave(record_);
+  }
+  void enter(uint64_t g, CasePhase phase) {
+    if (table_) table_->enter(record_, g, phase);
+  }
+  InFlightMark(const InFlightMark&) = delete;
+  InFlightMark& operator=(const InFlightMark&) = delete;
+
+ private:
+  InFlightTable* table_;
+  int record_;
+};
+
+/// Generates and runs case g; never throws (a throw becomes a `crash` verdict of its stage). A
+/// case the supervisor decided is regenerated (when its generation did not die) but not run.
+void fillSlot(Slot& slot, uint64_t g, const CampaignConfig& config, const CampaignHooks& hooks, int record) {
+  const CaseRunner& runner = hooks.runner;
+  const CampaignRestart* restart = hooks.restart;
+  InFlightMark mark(hooks.inFlight, record);
+  const auto decided = restart ? restart->verdicts.find(g) : std::map<uint64_t, Verdict>::const_iterator{};
+  if (restart && decided != restart->verdicts.end()) {
+    slot.decided = true;
+    slot.outcome.failures.push_back(decided->second);
+    if (restart->notGenerated.count(g)) return;
+    mark.enter(g, CasePhase::Generate);
+    try {
+      slot.generated = generateCase(caseSeed(config.seed, g), caseSize(g), config.gen);
+      slot.generatedOk = true;
+      slot.programHash = hashCase(slot.generated);
+    } catch (const std::exception&) {
+      slot.generatedOk = false;  // it generated before; keep the decided verdict regardless
+    }
+    return;
+  }
   const auto t0 = Clock::now();
+  mark.enter(g, CasePhase::Generate);
   try {
     slot.generated = generateCase(caseSeed(config.seed, g), caseSize(g), config.gen);
     slot.generatedOk = true;
@@ -67,6 +106,7 @@ void fillSlot(Slot& slot, uint64_t g, const CampaignConfig& config, const CaseRu
   }
   slot.generationSeconds = secondsSince(t0);
   slot.programHash = hashCase(slot.generated);
+  mark.enter(g, CasePhase::Run);
   try {
     const auto t1 = Clock::now();
     const Program located = locatedProgram(slot.generated);
@@ -159,8 +199,10 @@ ReduceState reduceWithRunner(ReduceState start, const CaseRunner& runner, const 
 }
 
 /// Consumes one slot in case order: counts, digest, dedup, shrinking and the reproducer.
-void consume(Slot& slot, uint64_t g, const CampaignConfig& config, const CaseRunner& runner, CampaignState& state,
-             CampaignResult& result, bool keepRecords, Clock::time_point start) {
+void consume(Slot& slot, uint64_t g, const CampaignConfig& config, const CampaignHooks& hooks, CampaignState& state,
+             CampaignResult& result, Clock::time_point start) {
+  const CaseRunner& runner = hooks.runner;
+  const bool keepRecords = hooks.keepCaseRecords;
   const std::string verdict = verdictText(slot.outcome);
   state.verdictDigest = fnv1a(std::to_string(g) + " " + hex64(slot.programHash) + " " + verdict + "\n", state.verdictDigest);
   if (keepRecords) result.records.push_back({g, slot.programHash, verdict});
@@ -189,12 +231,19 @@ void consume(Slot& slot, uint64_t g, const CampaignConfig& config, const CaseRun
     if (!slot.generatedOk) continue;
     rec.statementsBefore = rec.statementsAfter = countStatements(slot.generated.program);
     if (config.outDir.empty()) continue;
+    // The consuming thread's record: a signal or a hang while shrinking names this case.
+    InFlightMark mark(hooks.inFlight, std::max(config.jobs, 1));
+    mark.enter(g, CasePhase::Consume);
     const auto shrinkStart = Clock::now();
     // Shrinking runs on the consuming thread; it never takes the campaign past its --time, except
     // when the campaign stops at this failure anyway (stopOnFailure).
     const bool capByTime = config.timeSeconds && !config.stopOnFailure;
     double budget = config.shrinkSeconds;
     if (capByTime) budget = std::min(budget, std::max(0.0, *config.timeSeconds - secondsSince(start)));
+    // A decided verdict (a signal, a wall-clock overrun) would only recur while shrinking; an
+    // interrupted campaign saves what it has.
+    const bool unshrinkable = slot.decided || (hooks.restart && hooks.restart->unshrunk.count(g));
+    if (unshrinkable || (hooks.stop && hooks.stop->load())) budget = 0.0;
     Shrunk shrunk = shrinkTo(rec.firstCaseSeed, caseSize(g), config, runner, signature, budget, slot.generated, v);
     const std::vector<CaseSpec> specs = caseSpecsFor(shrunk.generated, config);
     const size_t set = std::min(shrunk.verdict.scalarSet, specs.size() - 1);
@@ -203,6 +252,7 @@ void consume(Slot& slot, uint64_t g, const CampaignConfig& config, const CaseRun
     // itself, with the same cap (spec/fuzz.md, "Campaign").
     ReduceState reduced{shrunk.generated.program.clone(), specs[set]};
     if (capByTime) budget = std::min(budget, std::max(0.0, *config.timeSeconds - secondsSince(start)));
+    if (hooks.stop && hooks.stop->load()) budget = 0.0;
     if (budget > 0) reduced = reduceWithRunner(std::move(reduced), runner, signature, budget, verdict);
     state.phaseSeconds["shrinking"] += secondsSince(shrinkStart);
     rec.statementsAfter = countStatements(reduced.program);
@@ -268,23 +318,25 @@ CampaignResult runCampaign(const CampaignConfig& config, const CampaignHooks& ho
   CampaignResult result;
   CampaignState& state = result.state;
   const fs::path out = config.outDir;
+  const CampaignRestart* restart = hooks.restart;
   if (config.resume) {
     if (out.empty()) throw std::invalid_argument("--resume needs --out");
     state = readCheckpoint(out, config);
-    ++state.runs;
+    if (!restart || !restart->continuing) ++state.runs;
   } else {
     state.fingerprint = configFingerprint(config);
   }
   if (!out.empty()) {
-    fs::create_directories(out / "repro");
+    checkWritableFolder(out);
+    checkWritableFolder(out / "repro");
     // A kill leaves at most temporaries behind (AtomicFiles.h); they are never part of a result.
     removeStaleTemporaries(out);
     removeStaleTemporaries(out / "repro");
   }
 
   const int jobs = std::max(config.jobs, 1);
-  const auto start = Clock::now();
-  const double elapsedBefore = state.elapsedSeconds;
+  const auto start = restart ? restart->runStart : Clock::now();
+  const double elapsedBefore = restart ? restart->elapsedAtRunStart : state.elapsedSeconds;
   auto lastCheckpoint = Clock::now();
   std::vector<Slot> slots;
   for (;;) {
@@ -295,14 +347,19 @@ CampaignResult runCampaign(const CampaignConfig& config, const CampaignHooks& ho
       result.interrupted = true;
       break;
     }
-    uint64_t batch = static_cast<uint64_t>(jobs) * static_cast<uint64_t>(std::max(config.batchPerJob, 1));
+    const uint64_t firstLocal = state.nextLocal;
+    // Looking for the culprit among cases that were in flight together: one case per batch and a
+    // checkpoint after each, so the next signal names one case and a restart repeats nothing.
+    const bool serial = restart && restart->serialThrough && firstLocal <= *restart->serialThrough;
+    const int threads = serial ? 1 : jobs;
+    uint64_t batch = serial ? 1 : static_cast<uint64_t>(jobs) * static_cast<uint64_t>(std::max(config.batchPerJob, 1));
     if (config.cases) batch = std::min(batch, *config.cases - state.nextLocal);
     slots.assign(batch, Slot{});
-    const uint64_t firstLocal = state.nextLocal;
-#pragma omp parallel for num_threads(jobs) schedule(dynamic, 1)
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
     for (int64_t k = 0; k < static_cast<int64_t>(batch); ++k) {
       Slot& slot = slots[static_cast<size_t>(k)];
-      fillSlot(slot, globalCaseIndex(config, firstLocal + static_cast<uint64_t>(k)), config, hooks.runner);
+      fillSlot(slot, globalCaseIndex(config, firstLocal + static_cast<uint64_t>(k)), config, hooks,
+               omp_get_thread_num());
       slot.finishedAt = secondsSince(start);
     }
     // A case's verdict is final in case order once it and every case before it have finished.
@@ -314,12 +371,11 @@ CampaignResult runCampaign(const CampaignConfig& config, const CampaignHooks& ho
         state.firstFailingCase = globalCaseIndex(config, firstLocal + k);
         state.firstFailureSeconds = elapsedBefore + knownAt;
       }
-      consume(slots[k], globalCaseIndex(config, firstLocal + k), config, hooks.runner, state, result,
-              hooks.keepCaseRecords, start);
+      consume(slots[k], globalCaseIndex(config, firstLocal + k), config, hooks, state, result, start);
       if (config.stopOnFailure && state.failingCases > 0) break;
     }
     state.elapsedSeconds = elapsedBefore + secondsSince(start);
-    if (!out.empty() && secondsSince(lastCheckpoint) >= config.checkpointSeconds) {
+    if (!out.empty() && (serial || secondsSince(lastCheckpoint) >= config.checkpointSeconds)) {
       writeCheckpoint(out, config, state);
       lastCheckpoint = Clock::now();
     }

@@ -10,14 +10,17 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "fuzz/campaign/CaseRunner.h"
+#include "fuzz/campaign/InFlight.h"
 #include "fuzz/gen/Features.h"
 #include "fuzz/gen/ProgramGen.h"
 
@@ -91,6 +94,24 @@ struct CaseRecord {
   std::string verdict;       // "pass" or the sorted signatures joined by ";"
 };
 
+/// What a supervisor (Supervisor.h) tells the worker process it forks after an earlier worker died:
+/// the verdicts it decided itself and how to find the culprit among several cases in flight.
+struct CampaignRestart {
+  /// Cases (global index) whose verdict is decided (`crash` from a signal, `timeout` from the
+  /// wall clock): consumed with that verdict, never run again, their reproducer not shrunk.
+  std::map<uint64_t, Verdict> verdicts;
+  std::set<uint64_t> notGenerated;  // of those, cases whose generation itself died
+  std::set<uint64_t> unshrunk;      // first occurrences whose shrinking died: saved as generated
+  /// Batches starting at or before this local index run one case at a time, so that a signal names
+  /// exactly one case in flight.
+  std::optional<uint64_t> serialThrough;
+  /// The checkpoint is this run's own (written by the supervisor or an earlier worker): resuming it
+  /// does not count as a new run.
+  bool continuing = false;
+  std::chrono::steady_clock::time_point runStart;  // the run's start: --time and elapsed count from it
+  double elapsedAtRunStart = 0.0;                  // elapsedSeconds of the checkpoint the run began from
+};
+
 struct CampaignHooks {
   CaseRunner runner;
   /// Called after every batch (and once at the end) from the calling thread.
@@ -98,6 +119,10 @@ struct CampaignHooks {
   /// Set from a signal handler: finish the current batch, checkpoint, report, return.
   const std::atomic<bool>* stop = nullptr;
   bool keepCaseRecords = false;
+  /// Set in a worker process of Supervisor.h: the cases in flight are recorded here...
+  InFlightTable* inFlight = nullptr;
+  /// ... and the supervisor's decisions after a worker died are taken from here.
+  const CampaignRestart* restart = nullptr;
 };
 
 struct CampaignResult {

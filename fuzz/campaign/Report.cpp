@@ -173,7 +173,7 @@ std::string junitFrom(const CampaignState& state) {
 }
 
 void writeReportFiles(const fs::path& out, const ordered_json& report, const CampaignState& state) {
-  fs::create_directories(out);
+  checkWritableFolder(out);
   writeFileAtomically(out / "report.json", report.dump(2) + "\n");
   writeFileAtomically(out / "report.md", markdownFrom(report));
   writeFileAtomically(out / "junit.xml", junitFrom(state));
@@ -337,7 +337,8 @@ CampaignState mergeShards(const std::vector<fs::path>& shardDirs, const fs::path
   std::set<uint64_t> seen;
   int jobs = 0;
   double throughput = 0.0;
-  fs::create_directories(outDir / "repro");
+  checkWritableFolder(outDir);
+  checkWritableFolder(outDir / "repro");
   for (const Shard& s : shards) {
     if (s.state.fingerprint != merged.fingerprint)
       throw std::runtime_error("merge: '" + s.dir.string() + "' ran another configuration");
@@ -377,8 +378,8 @@ CampaignState mergeShards(const std::vector<fs::path>& shardDirs, const fs::path
       if (!r.reproducer.empty()) {
         // The merged folder is self-contained: the earliest shard's reproducer is copied in.
         const fs::path target = outDir / r.reproducer;
-        fs::remove_all(target);
-        fs::copy(s.dir / r.reproducer, target, fs::copy_options::recursive);
+        const fs::path source = s.dir / r.reproducer;
+        writeFolderAtomically(target, [&](const fs::path& temp) { fs::copy(source, temp, fs::copy_options::recursive); });
         const size_t options = r.replayCommand.find(" --");
         it->second.replayCommand =
             replayCommand(target) + (options == std::string::npos ? "" : r.replayCommand.substr(options));

@@ -19,11 +19,7 @@ using nlohmann::ordered_json;
 
 namespace {
 
-void writeText(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  if (!out) throw std::runtime_error("cannot write '" + path.string() + "'");
-}
+void writeText(const fs::path& path, const std::string& text) { writeFileDurably(path, text); }
 
 std::string readText(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);

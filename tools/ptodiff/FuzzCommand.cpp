@@ -18,6 +18,7 @@
 #include "fuzz/campaign/CaseRunner.h"
 #include "fuzz/campaign/Report.h"
 #include "fuzz/campaign/Reproducer.h"
+#include "fuzz/campaign/Supervisor.h"
 #include "tools/ptodiff/CommandSupport.h"
 
 namespace ptodiff {
@@ -34,7 +35,11 @@ constexpr const char* kFuzzDescription =
     "and options give the same cases, verdicts and verdict_digest on every machine. --shard K/N (K from 0)\n"
     "runs cases K, K+N, K+2N, ...; 'ptodiff fuzz merge DIR...' combines the shards' outputs. A killed\n"
     "campaign continues from its last checkpoint with --resume (same options, same --out).\n"
-    "Exit status: 0 no failing case; 1 failing cases (reproducers in OUT/repro); 2 bad usage.";
+    "Cases run in a worker process: a case that kills it with a signal gets a `crash` verdict, one that runs\n"
+    "past --case-timeout a `timeout` verdict, and the campaign goes on. SIGINT/SIGTERM finish the batch in\n"
+    "flight and write the reports for what ran.\n"
+    "Exit status: 0 no failing case; 1 failing cases (reproducers in OUT/repro); 2 bad usage or an\n"
+    "output folder that cannot be written.";
 
 /// Set by SIGINT/SIGTERM: the campaign finishes its batch, checkpoints and reports.
 std::atomic<bool> stopRequested{false};
@@ -157,6 +162,11 @@ FuzzCommands addFuzzCommands(CLI::App& app, FuzzOptions& o, ReplayOptions& r) {
       ->capture_default_str();
   fuzz->add_option("--progress-interval", o.progressInterval, "Period of the progress line when stderr is not a terminal")
       ->capture_default_str();
+  fuzz->add_option("--case-timeout", o.caseTimeout,
+                   "Wall-clock budget per case: a case running longer is killed with a `timeout` verdict")
+      ->capture_default_str();
+  fuzz->add_flag("--in-process", o.inProcess,
+                 "Run the cases in this process (for a debugger): a crashing case ends the campaign, no --case-timeout");
   CLI::App* merge = fuzz->add_subcommand("merge", "Merge the outputs of the shards of one campaign");
   merge->add_option("DIR", o.mergeDirs, "Output folders of the shards")->required()->check(CLI::ExistingDirectory);
   merge->add_option("--out", o.mergeOut, "Folder for the merged reports and reproducers")->capture_default_str();
@@ -204,6 +214,9 @@ int runFuzzCommand(const FuzzOptions& o) {
     return fuzzUsageError("--inject-fault " + o.injectFault + ": unknown fault; expected one of " + faultNames());
   config.injectFault = o.injectFault;
   config.stopOnFailure = o.stopOnFailure;
+  const auto caseTimeout = parseDuration(o.caseTimeout);
+  if (!caseTimeout || *caseTimeout <= 0.0)
+    return fuzzUsageError("--case-timeout: '" + o.caseTimeout + "' is not a positive duration");
   if (!o.resume && std::filesystem::exists(std::filesystem::path(o.out) / "checkpoint.json"))
     return fuzzUsageError("--out '" + o.out + "' holds a campaign already: add --resume to continue it, or choose another folder");
 
@@ -215,10 +228,18 @@ int runFuzzCommand(const FuzzOptions& o) {
   hooks.stop = &stopRequested;
   std::signal(SIGINT, requestStop);
   std::signal(SIGTERM, requestStop);
+  // A file-size limit (ulimit -f) then fails the write with EFBIG, reported like a full disk.
+  std::signal(SIGXFSZ, SIG_IGN);
 
   fuzz::CampaignResult result;
   try {
-    result = fuzz::runCampaign(config, hooks);
+    if (o.inProcess) {
+      result = fuzz::runCampaign(config, hooks);
+    } else {
+      fuzz::SupervisorOptions supervision;
+      supervision.caseTimeoutSeconds = *caseTimeout;
+      result = fuzz::runSupervisedCampaign(config, hooks, supervision);
+    }
     fuzz::writeReports(config, result.state);
   } catch (const std::invalid_argument& e) {
     return fuzzUsageError(e.what());

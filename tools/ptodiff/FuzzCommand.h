@@ -31,6 +31,8 @@ struct FuzzOptions {
   std::string progressInterval = "10s";
   std::string injectFault;         // a catalogue fault every case injects (compiler/faults); empty: none
   bool stopOnFailure = false;      // stop at the first failing case (qualification, ci/qualify)
+  std::string caseTimeout = "60s"; // per-case wall-clock budget (supervised runs)
+  bool inProcess = false;          // run cases in this process: no crash recovery, no --case-timeout
   // fuzz merge
   std::vector<std::string> mergeDirs;
   std::string mergeOut = "fuzz-merged";
@@ -51,7 +53,8 @@ struct FuzzCommands {
 FuzzCommands addFuzzCommands(CLI::App& app, FuzzOptions& fuzz, ReplayOptions& replay);
 
 /// Exit status: 0 no failing case, 1 failures, 2 bad usage (unparsable time, shard, features,
-/// planners; a checkpoint of another configuration).
+/// planners; a checkpoint of another configuration) or an output folder that cannot be written.
+/// Interrupted by SIGINT/SIGTERM, it reports what ran and exits 0 or 1 all the same.
 int runFuzzCommand(const FuzzOptions& options);
 int runFuzzMergeCommand(const FuzzOptions& options);
 /// 0 the case passes; 1 a failing verdict other than invalid-program; 2 invalid-program or an

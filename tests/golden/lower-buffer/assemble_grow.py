@@ -1,5 +1,5 @@
 # test: lower-buffer
-# planner: PTOAS
+# planners: PTOAS
 # rules: W4 W5 W6 W10 P9 P8 S12
 # Assemble into other storage: `target` stays observable, so the planner gave `grown` its own
 # allocation. The target is copied first, through a view of grown's storage with exactly the

@@ -1,5 +1,5 @@
 # test: lower-buffer
-# planner: PYPTO
+# planners: PYPTO DSA_RP PTOAS
 # rules: W4 W6 W16 W17
 # The assemble copy writes through a fully valid view of the source's physical window
 # (spec/lowering.md step 6): `part` is valid [8, 1] but the Tile semantics replace the whole [8, 8]
@@ -43,6 +43,29 @@ class assemble_partial_valid_source:
 #                out: pl.Out[pl.Tensor[[16, 32], pl.FP32]]) -> pl.Tensor[[16, 32], pl.FP32]:
 #         canvas: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.alloc((), 0)
 #         other: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.alloc((), 2048)
+#         pl.buffer.load(a, [0, 0], [16, 32], canvas)
+#         pl.buffer.load(b, [0, 0], [16, 32], other)
+#         part: pl.Buffer[[8, 8], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[8, 1])] = pl.buffer.subview(
+#             other, [4, 8], [8, 1]
+#         )
+#         placed_window: pl.Buffer[[8, 8], pl.FP32, pl.Mem.Vec] = pl.buffer.subview(canvas, [8, 0], [8, 8])
+#         part_as: pl.Buffer[[8, 8], pl.FP32, pl.Mem.Vec] = pl.buffer.subview(part, [0, 0], [8, 8])
+#         pl.buffer.copy(part_as, placed_window)
+#         pl.buffer.store(canvas, [0, 0], [16, 32], out)
+#         return out
+# ---- expected PTOAS ----
+# # pypto.program: assemble_partial_valid_source
+# import pypto.language as pl
+#
+# @pl.program
+# class assemble_partial_valid_source:
+#     @pl.function(type=pl.FunctionType.InCore, stage=pl.FunctionIRStage.Buffer)
+#     def kernel(self,
+#                a: pl.Tensor[[16, 32], pl.FP32],
+#                b: pl.Tensor[[16, 32], pl.FP32],
+#                out: pl.Out[pl.Tensor[[16, 32], pl.FP32]]) -> pl.Tensor[[16, 32], pl.FP32]:
+#         canvas: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.alloc(())
+#         other: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.alloc(())
 #         pl.buffer.load(a, [0, 0], [16, 32], canvas)
 #         pl.buffer.load(b, [0, 0], [16, 32], other)
 #         part: pl.Buffer[[8, 8], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[8, 1])] = pl.buffer.subview(

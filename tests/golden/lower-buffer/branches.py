@@ -1,12 +1,13 @@
 # test: lower-buffer
-# planner: PYPTO
-# rules: B1 B4 B8 B9 B12 L7
+# planners: PYPTO PTOAS
+# rules: B1 B4 B8 B9 B12 L7 P1 P2
 # The seed's branch example: storage legalization gave the Tile result `chosen` one destination
 # (mem_vec_2); the then arm computes the product straight into it, the else arm copies the input
 # there. Conversion removes the Tile result and its yield operands and keeps the scalar result
 # `off` in its relative order. A second branch yields stores to the same GM parameter from both
 # arms: that result disappears and later uses name the parameter. A nested branch without results
-# keeps its own yield scope; `neg` reuses input_tile's storage after its last use.
+# keeps its own yield scope; `neg` reuses input_tile's storage after its last use (PYPTO's reuse;
+# PTOAS lowers the same plan without addresses).
 import pypto.language as pl
 
 @pl.program
@@ -52,6 +53,37 @@ class branches:
 #         input_tile: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.alloc((), 0)
 #         b_tile: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.alloc((), 2048)
 #         product: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.alloc((), 4096)
+#         pl.buffer.load(a, [0, 0], [16, 32], input_tile)
+#         pl.buffer.load(b, [0, 0], [16, 32], b_tile)
+#         if flag:
+#             pl.buffer.mul(input_tile, b_tile, product)
+#             off = pl.yield_(16)
+#         else:
+#             pl.buffer.copy(input_tile, product)
+#             off = pl.yield_(0)
+#         pl.buffer.store(product, [off, 0], [16, 32], out)
+#         if other:
+#             if flag:
+#                 pl.buffer.neg(product, input_tile)
+#                 pl.buffer.store(input_tile, [off, 0], [16, 32], out)
+#             pl.buffer.store(b_tile, [16 - off, 0], [16, 32], out)
+#         return out
+# ---- expected PTOAS ----
+# # pypto.program: branches
+# import pypto.language as pl
+#
+# @pl.program
+# class branches:
+#     @pl.function(type=pl.FunctionType.InCore, stage=pl.FunctionIRStage.Buffer)
+#     def kernel(self,
+#                a: pl.Tensor[[16, 32], pl.FP32],
+#                b: pl.Tensor[[16, 32], pl.FP32],
+#                flag: pl.Scalar[pl.BOOL],
+#                other: pl.Scalar[pl.BOOL],
+#                out: pl.Out[pl.Tensor[[32, 32], pl.FP32]]) -> pl.Tensor[[32, 32], pl.FP32]:
+#         input_tile: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.alloc(())
+#         b_tile: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.alloc(())
+#         product: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.alloc(())
 #         pl.buffer.load(a, [0, 0], [16, 32], input_tile)
 #         pl.buffer.load(b, [0, 0], [16, 32], b_tile)
 #         if flag:

@@ -1,5 +1,5 @@
 # test: lower-buffer
-# planner: PYPTO
+# planners: PYPTO DSA_RP PTOAS
 # rules: S9 S11 S12 S13 S22 P7
 # Straight-line FP32 elementwise kernel: every binary, unary and tile-scalar op of the default table.
 # Scalars reach the Buffer ops already converted to the destination dtype (the INDEX literal 2
@@ -58,6 +58,47 @@ class elementwise_fp32:
 #         p: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.alloc((), 0)
 #         q: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.alloc((), 2048)
 #         t1: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.alloc((), 4096)
+#         bi = pl.buffer.get_block_idx()
+#         row = bi * 16
+#         pl.buffer.load(x, [row, 0], [16, 32], p)
+#         pl.buffer.load(y, [row, 0], [16, 32], q)
+#         pl.buffer.sub(p, q, t1)
+#         pl.buffer.div(t1, q, t1)
+#         pl.buffer.maximum(t1, p, t1)
+#         pl.buffer.minimum(t1, q, t1)
+#         pl.buffer.abs(t1, t1)
+#         pl.buffer.exp(t1, t1)
+#         pl.buffer.sqrt(t1, t1)
+#         pl.buffer.log(t1, t1)
+#         pl.buffer.neg(t1, t1)
+#         pl.buffer.relu(t1, t1)
+#         pl.buffer.recip(t1, p)
+#         pl.buffer.adds(p, 2.0, p)
+#         pl.buffer.subs(p, s, p)
+#         pl.buffer.muls(p, -0.5, p)
+#         pl.buffer.divs(p, 4.0, p)
+#         pl.buffer.maximums(p, -1.0, p)
+#         pl.buffer.minimums(p, 1000.0, p)
+#         pl.buffer.lrelu(p, 0.125, p)
+#         pl.buffer.full(3.0, q)
+#         pl.buffer.mul(p, q, q)
+#         pl.buffer.store(q, [row, 0], [16, 32], out)
+#         return out
+# ---- expected PTOAS ----
+# # pypto.program: elementwise_fp32
+# import pypto.language as pl
+#
+# @pl.program
+# class elementwise_fp32:
+#     @pl.function(type=pl.FunctionType.AIV, stage=pl.FunctionIRStage.Buffer)
+#     def kernel(self,
+#                x: pl.Tensor[[64, 32], pl.FP32],
+#                y: pl.Tensor[[64, 32], pl.FP32],
+#                s: pl.Scalar[pl.FP32],
+#                out: pl.Out[pl.Tensor[[64, 32], pl.FP32]]) -> pl.Tensor[[64, 32], pl.FP32]:
+#         p: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.alloc(())
+#         q: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.alloc(())
+#         t1: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.alloc(())
 #         bi = pl.buffer.get_block_idx()
 #         row = bi * 16
 #         pl.buffer.load(x, [row, 0], [16, 32], p)

@@ -1,5 +1,5 @@
 # test: lower-buffer
-# planner: PTOAS
+# planners: PTOAS
 # rules: S9 S10 S11 S14
 # INT32 and FP16 arithmetic (add/mul), BF16 transfer only: an INT32 scalar operand is stated as an
 # INT32 constant; BF16 moves from GM to GM through one buffer without arithmetic.

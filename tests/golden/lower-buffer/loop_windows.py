@@ -1,5 +1,5 @@
 # test: lower-buffer
-# planner: PTOAS
+# planners: PTOAS
 # rules: W1 W2 W12 W14 W15 W16 L4 L5 L7
 # Runtime row windows cut inside a loop: each trip's subview is defined where the slice is written,
 # inside the body, from the allocation-level handle; the runtime row offset i * 16 needs no

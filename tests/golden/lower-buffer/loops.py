@@ -1,6 +1,6 @@
 # test: lower-buffer
-# planner: PYPTO
-# rules: L1 L2 L4 L5 L7 L9 L10 C5
+# planners: PYPTO DSA_RP PTOAS
+# rules: L1 L2 L4 L5 L7 L9 L10 C5 P1 P2
 # The seed's loop example: Tile carries (left, row, right, column) where the parallel transfer
 # schedule already snapshots both tiles into scratch before writing either (a swap). Conversion
 # drops the Tile initializers, iter_args, results and yields after checking they name one storage,
@@ -45,6 +45,33 @@ class loops:
 #         right0: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.alloc((), 2048)
 #         scratch_right: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.alloc((), 4096)
 #         scratch_left: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.alloc((), 6144)
+#         pl.buffer.load(a, [0, 0], [16, 32], left0)
+#         pl.buffer.load(b, [0, 0], [16, 32], right0)
+#         for i, (row, column) in pl.range(count, init_values=(0, 0)):
+#             pl.buffer.copy(right0, scratch_right)
+#             pl.buffer.copy(left0, scratch_left)
+#             pl.buffer.copy(scratch_right, left0)
+#             pl.buffer.copy(scratch_left, right0)
+#             pl.buffer.store(left0, [row, 32], [16, 32], out)
+#             row_r, column_r = pl.yield_(row + 1, column + 2)
+#         pl.buffer.store(left0, [row_r, column_r], [16, 32], out)
+#         return out
+# ---- expected PTOAS ----
+# # pypto.program: loops
+# import pypto.language as pl
+#
+# @pl.program
+# class loops:
+#     @pl.function(type=pl.FunctionType.InCore, stage=pl.FunctionIRStage.Buffer)
+#     def kernel(self,
+#                a: pl.Tensor[[16, 32], pl.FP32],
+#                b: pl.Tensor[[16, 32], pl.FP32],
+#                count: pl.Scalar[pl.INDEX],
+#                out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:
+#         left0: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.alloc(())
+#         right0: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.alloc(())
+#         scratch_right: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.alloc(())
+#         scratch_left: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.alloc(())
 #         pl.buffer.load(a, [0, 0], [16, 32], left0)
 #         pl.buffer.load(b, [0, 0], [16, 32], right0)
 #         for i, (row, column) in pl.range(count, init_values=(0, 0)):

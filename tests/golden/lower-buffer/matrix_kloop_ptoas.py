@@ -1,5 +1,5 @@
 # test: lower-buffer
-# planner: PTOAS
+# planners: PTOAS
 # rules: M1 M5 M7 L1 L4 P1 P2
 # A K loop under PTOAS: the Acc carry, its matmul_acc result and the loop result share one
 # allocation, so the carry disappears from the loop (a loop without scalar carries has no yield);

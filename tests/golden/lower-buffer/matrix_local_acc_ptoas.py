@@ -1,5 +1,5 @@
 # test: lower-buffer
-# planner: PTOAS
+# planners: PTOAS
 # rules: P3 M1 M5 P1
 # An addressless PTOAS accumulator referenced only inside the loop body is declared at its first
 # reference there, keeping the producer's per-iteration lifetime instead of stretching it across

@@ -1,11 +1,13 @@
 # test: lower-buffer
-# planner: DSA_RP
-# rules: M3 M4 M5 M7 M8 P2
+# planners: DSA_RP PYPTO PTOAS
+# rules: M3 M4 M5 M7 M8 P1 P2
 # An accumulator wider than the product: after a full 32 x 32 matmul, a matmul_acc whose left
 # operand has only 16 valid rows accumulates through a product-shaped view ([16, 32] valid) of the
-# same Acc storage, declared as another allocation at the same address; the literal init_cond=True
-# of the last write chooses the initializing buffer.matmul. transpose_view emits nothing: the
-# relabelled Mat window (ZN) is its own allocation at b_mat's address.
+# same Acc storage; the literal init_cond=True of the last write chooses the initializing
+# buffer.matmul. transpose_view emits nothing. Addressed planners declare the product view and the
+# relabelled Mat window (ZN) as further allocations at the same addresses; under PTOAS an
+# addressless allocation carries one window, so both are buffer.reshape relabels of the
+# allocation's handle instead.
 import pypto.language as pl
 
 @pl.program
@@ -55,6 +57,40 @@ class matrix_product_view:
 #         acc0: pl.Buffer[[32, 32], pl.FP32, pl.Mem.Acc] = pl.buffer.alloc((), 0)
 #         acc1_product: pl.Buffer[[32, 32], pl.FP32, pl.Mem.Acc, pl.TileView(valid_shape=[16, 32])] = pl.buffer.alloc(
 #             (), 0
+#         )
+#         pl.buffer.load(A, [0, 0], [32, 16], a_mat)
+#         pl.buffer.load(H, [0, 0], [16, 16], h_mat)
+#         pl.buffer.load(B, [0, 0], [32, 16], b_mat)
+#         pl.buffer.copy(a_mat, a_l0)
+#         pl.buffer.copy(h_mat, h_l0)
+#         pl.buffer.copy(bt, b_l0)
+#         pl.buffer.matmul(a_l0, b_l0, acc0)
+#         pl.buffer.matmul_acc(h_l0, b_l0, acc1_product)
+#         pl.buffer.matmul(a_l0, b_l0, acc0)
+#         pl.buffer.store(acc0, [0, 0], [32, 32], out)
+#         return out
+# ---- expected PTOAS ----
+# # pypto.program: matrix_product_view
+# import pypto.language as pl
+#
+# @pl.program
+# class matrix_product_view:
+#     @pl.function(type=pl.FunctionType.AIC, stage=pl.FunctionIRStage.Buffer)
+#     def kernel(self,
+#                A: pl.Tensor[[32, 16], pl.FP16],
+#                H: pl.Tensor[[32, 16], pl.FP16],
+#                B: pl.Tensor[[32, 16], pl.FP16],
+#                out: pl.Out[pl.Tensor[[32, 32], pl.FP32]]) -> pl.Tensor[[32, 32], pl.FP32]:
+#         a_mat: pl.Buffer[[32, 16], pl.FP16, pl.Mem.Mat] = pl.buffer.alloc(())
+#         h_mat: pl.Buffer[[32, 16], pl.FP16, pl.Mem.Mat, pl.TileView(valid_shape=[16, 16])] = pl.buffer.alloc(())
+#         b_mat: pl.Buffer[[32, 16], pl.FP16, pl.Mem.Mat] = pl.buffer.alloc(())
+#         bt: pl.Buffer[[16, 32], pl.FP16, pl.Mem.Mat, pl.Layout.ZN] = pl.buffer.reshape(b_mat)
+#         a_l0: pl.Buffer[[32, 16], pl.FP16, pl.Mem.Left] = pl.buffer.alloc(())
+#         h_l0: pl.Buffer[[32, 16], pl.FP16, pl.Mem.Left, pl.TileView(valid_shape=[16, 16])] = pl.buffer.alloc(())
+#         b_l0: pl.Buffer[[16, 32], pl.FP16, pl.Mem.Right] = pl.buffer.alloc(())
+#         acc0: pl.Buffer[[32, 32], pl.FP32, pl.Mem.Acc] = pl.buffer.alloc(())
+#         acc1_product: pl.Buffer[[32, 32], pl.FP32, pl.Mem.Acc, pl.TileView(valid_shape=[16, 32])] = pl.buffer.reshape(
+#             acc0
 #         )
 #         pl.buffer.load(A, [0, 0], [32, 16], a_mat)
 #         pl.buffer.load(H, [0, 0], [16, 16], h_mat)

@@ -1,10 +1,11 @@
 # test: lower-buffer
-# planner: PYPTO
+# planners: PYPTO
 # rules: P6 P14 P17 W1 W2 W17
 # Shared addressed storage whose interior member is a window parent: a subview of a relabelled
 # byte view is not legal for PTOAS, so the window parent `x` gets an alias allocation at its planned
 # address, while the plain member `y` stays a UINT8 subview reshaped to its type. The window at
-# rows [4, 12) of x inherits x's pitch and carries its valid tuple.
+# rows [4, 12) of x inherits x's pitch and carries its valid tuple. Addressed planners only: the
+# addressless form of this plan fails closed under PTOAS with [P17] (an interior window parent).
 import pypto.language as pl
 
 @pl.program

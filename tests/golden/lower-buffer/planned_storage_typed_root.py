@@ -1,5 +1,5 @@
 # test: lower-buffer
-# planner: PTOAS
+# planners: PTOAS
 # rules: P7 P8 P9 P11 P12 P17 W2
 # Repeated static views of one addressless allocation: `y` is only partially valid and is sliced,
 # so it is a window parent and keeps the typed root (PTOAS cannot subview a relabel of a UINT8

@@ -1,5 +1,5 @@
 # test: lower-buffer
-# planner: PTOAS
+# planners: PTOAS
 # rules: V4 V6 V7 V8 V11 V12 W17 C5
 # More runtime valid extents: tile.set_validshape updates the shared dynamic handle of `t` in place
 # (its load first states the physical extents); a window with a runtime valid row count is

@@ -1,6 +1,6 @@
 # test: lower-buffer
-# planner: PYPTO
-# rules: W1 W2 W4 W16 W17 P5
+# planners: PYPTO DSA_RP PTOAS
+# rules: W1 W2 W4 W16 W17 P1 P2 P5
 # The seed's windows example: `window` is a runtime-row slice of `whole` (defined where the slice is
 # written, inheriting the parent's 256-byte row pitch, carrying its valid tuple); the assemble writes
 # in place into canvas's storage, so it is one copy of `doubled` into a subview of canvas at [16, 0].
@@ -37,6 +37,28 @@ class windows_slice_assemble:
 #         whole: pl.Buffer[[64, 64], pl.FP32, pl.Mem.Vec] = pl.buffer.alloc((), 0)
 #         doubled: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.alloc((), 16384)
 #         canvas: pl.Buffer[[32, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.alloc((), 18432)
+#         pl.buffer.load(x, [0, 0], [64, 64], whole)
+#         window: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.subview(whole, [row, 32], [16, 32])
+#         pl.buffer.full(0.0, canvas)
+#         pl.buffer.add(window, window, doubled)
+#         placed_window: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.subview(canvas, [16, 0], [16, 32])
+#         pl.buffer.copy(doubled, placed_window)
+#         pl.buffer.store(canvas, [0, 0], [32, 32], out)
+#         return out
+# ---- expected PTOAS ----
+# # pypto.program: windows_slice_assemble
+# import pypto.language as pl
+#
+# @pl.program
+# class windows_slice_assemble:
+#     @pl.function(type=pl.FunctionType.InCore, stage=pl.FunctionIRStage.Buffer)
+#     def kernel(self,
+#                x: pl.Tensor[[64, 64], pl.FP32],
+#                row: pl.Scalar[pl.INDEX],
+#                out: pl.Out[pl.Tensor[[32, 32], pl.FP32]]) -> pl.Tensor[[32, 32], pl.FP32]:
+#         whole: pl.Buffer[[64, 64], pl.FP32, pl.Mem.Vec] = pl.buffer.alloc(())
+#         doubled: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.alloc(())
+#         canvas: pl.Buffer[[32, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.alloc(())
 #         pl.buffer.load(x, [0, 0], [64, 64], whole)
 #         window: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.subview(whole, [row, 32], [16, 32])
 #         pl.buffer.full(0.0, canvas)

@@ -222,11 +222,13 @@ TEST(NpyReject, OversizedData) {
 TEST(NpyReject, LyingShapeIsCaughtBeforeAllocating) {
   TempDir dir;
   const std::string path = dir.file("l.npy");
-  // 2^40 x 2^40 floats would be 2^82 bytes; the file holds 4.
+  // 2^40 x 2^40 floats would be 2^82 bytes (the product overflows 64 bits); the file holds 4. The
+  // element limit refuses the shape before its byte count is computed.
   writeFileBytes(path, npyBytes(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (1099511627776, "
                                    "1099511627776), }",
                                 floatPayload({1})));
-  expectReadError(path, "needs ");
+  expectReadError(path, "the .npy array of shape (1099511627776, 1099511627776) has too many elements, over the "
+                        "limit of 67108864");
   const std::string huge = dir.file("h.npy");
   writeFileBytes(huge, npyBytes(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999, 1), }",
                                 floatPayload({1})));

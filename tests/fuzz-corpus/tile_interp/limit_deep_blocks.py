@@ -1,0 +1,79 @@
+import pypto.language as pl
+
+
+@pl.program
+class limits:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, x: pl.Scalar[pl.INDEX]):
+        for i0 in pl.range(1):
+            for i1 in pl.range(1):
+                for i2 in pl.range(1):
+                    for i3 in pl.range(1):
+                        for i4 in pl.range(1):
+                            for i5 in pl.range(1):
+                                for i6 in pl.range(1):
+                                    for i7 in pl.range(1):
+                                        for i8 in pl.range(1):
+                                            for i9 in pl.range(1):
+                                                for i10 in pl.range(1):
+                                                    for i11 in pl.range(1):
+                                                        for i12 in pl.range(1):
+                                                            for i13 in pl.range(1):
+                                                                for i14 in pl.range(1):
+                                                                    for i15 in pl.range(1):
+                                                                        for i16 in pl.range(1):
+                                                                            for i17 in pl.range(1):
+                                                                                for i18 in pl.range(1):
+                                                                                    for i19 in pl.range(1):
+                                                                                        for i20 in pl.range(1):
+                                                                                            for i21 in pl.range(1):
+                                                                                                for i22 in pl.range(1):
+                                                                                                    for i23 in pl.range(1):
+                                                                                                        for i24 in pl.range(1):
+                                                                                                            for i25 in pl.range(1):
+                                                                                                                for i26 in pl.range(1):
+                                                                                                                    for i27 in pl.range(1):
+                                                                                                                        for i28 in pl.range(1):
+                                                                                                                            for i29 in pl.range(1):
+                                                                                                                                for i30 in pl.range(1):
+                                                                                                                                    for i31 in pl.range(1):
+                                                                                                                                        for i32 in pl.range(1):
+                                                                                                                                            for i33 in pl.range(1):
+                                                                                                                                                for i34 in pl.range(1):
+                                                                                                                                                    for i35 in pl.range(1):
+                                                                                                                                                        for i36 in pl.range(1):
+                                                                                                                                                            for i37 in pl.range(1):
+                                                                                                                                                                for i38 in pl.range(1):
+                                                                                                                                                                    for i39 in pl.range(1):
+                                                                                                                                                                        for i40 in pl.range(1):
+                                                                                                                                                                            for i41 in pl.range(1):
+                                                                                                                                                                                for i42 in pl.range(1):
+                                                                                                                                                                                    for i43 in pl.range(1):
+                                                                                                                                                                                        for i44 in pl.range(1):
+                                                                                                                                                                                            for i45 in pl.range(1):
+                                                                                                                                                                                                for i46 in pl.range(1):
+                                                                                                                                                                                                    for i47 in pl.range(1):
+                                                                                                                                                                                                        for i48 in pl.range(1):
+                                                                                                                                                                                                            for i49 in pl.range(1):
+                                                                                                                                                                                                                for i50 in pl.range(1):
+                                                                                                                                                                                                                    for i51 in pl.range(1):
+                                                                                                                                                                                                                        for i52 in pl.range(1):
+                                                                                                                                                                                                                            for i53 in pl.range(1):
+                                                                                                                                                                                                                                for i54 in pl.range(1):
+                                                                                                                                                                                                                                    for i55 in pl.range(1):
+                                                                                                                                                                                                                                        for i56 in pl.range(1):
+                                                                                                                                                                                                                                            for i57 in pl.range(1):
+                                                                                                                                                                                                                                                for i58 in pl.range(1):
+                                                                                                                                                                                                                                                    for i59 in pl.range(1):
+                                                                                                                                                                                                                                                        for i60 in pl.range(1):
+                                                                                                                                                                                                                                                            for i61 in pl.range(1):
+                                                                                                                                                                                                                                                                for i62 in pl.range(1):
+                                                                                                                                                                                                                                                                    for i63 in pl.range(1):
+                                                                                                                                                                                                                                                                        for i64 in pl.range(1):
+                                                                                                                                                                                                                                                                            for i65 in pl.range(1):
+                                                                                                                                                                                                                                                                                for i66 in pl.range(1):
+                                                                                                                                                                                                                                                                                    for i67 in pl.range(1):
+                                                                                                                                                                                                                                                                                        for i68 in pl.range(1):
+                                                                                                                                                                                                                                                                                            for i69 in pl.range(1):
+                                                                                                                                                                                                                                                                                                pass
+        return
