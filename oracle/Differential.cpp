@@ -1,14 +1,19 @@
 #include "oracle/Differential.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <stdexcept>
 
 #include "compiler/passes/PassManager.h"
 #include "compiler/passes/Pipeline.h"
+#include "compiler/passes/SelectBufferIRFunctions.h"
+#include "compiler/text/Printer.h"
+#include "compiler/passes/LowerTileToBuffer.h"
 #include "interp/BufferInterpreter.h"
 #include "interp/PlannedTileInterpreter.h"
 #include "interp/TileInterpreter.h"
@@ -21,6 +26,7 @@ namespace ptodiff::oracle {
 namespace {
 
 constexpr const char* kPlannedStopPass = "VerifyTileStorage";  // the planned Tile program's last pass
+constexpr const char* kPlannedWithoutBufferIRStage = "planned-no-buffer-ir";
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 std::string fileOf(const Program& p) { return p.source ? p.source->name : std::string(); }
@@ -224,6 +230,18 @@ struct LoweringCache::Entry {
   std::shared_ptr<const Program> lowered;  // the whole pipeline's result, when no pass failed
 };
 
+/// The planner-independent head of the pipeline (kPlannerIndependentPasses), run once per program
+/// for all planners.
+struct LoweringCache::Head {
+  const Program* program = nullptr;
+  const Function* kernel = nullptr;
+  const Target* target = nullptr;
+  bool enableBufferIR = true;
+  FaultSwitch faults;
+  std::optional<CompileFailure> failure;  // the first pass of the head that failed, if one did
+  std::shared_ptr<const Program> result;  // after the head, when no pass of it failed
+};
+
 namespace {
 
 class CaseRunner {
@@ -266,8 +284,18 @@ class CaseRunner {
   void judgePhysical(StageVerdict& v, const Attempt& a, const Program& program, const Function& kernel,
                      const std::string& outputsName);
   void runPlanner(Planner planner);
+  /// DifferentialOptions::alsoWithoutBufferIR: every planner's planned Tile run with buffer IR off.
+  void runPlannersWithoutBufferIR();
+  /// Why SelectBufferIRFunctions keeps the kernel on Tile (its first reason).
+  SelectionReason firstSelectionReason(Planner planner) const;
   /// The lowering under `planner`: from o_.lowerings when it holds it, else compiled (and stored).
   std::shared_ptr<const LoweringCache::Entry> lower(Planner planner);
+  /// The planner-independent head of the lowering: from o_.lowerings when it holds it, else run.
+  std::shared_ptr<const LoweringCache::Head> lowerHead();
+  /// Runs passes [first, last) of the pipeline on `current`; the first failing pass's verdict, if any.
+  /// `onPass` sees each pass's name and result.
+  std::optional<CompileFailure> runPasses(Program& current, size_t first, size_t last, const PassContext& context,
+                                          const std::function<void(const std::string&, const Program&)>& onPass);
   void skip(StageVerdict v, std::string why) {
     v.kind = VerdictKind::Skipped;
     v.detail = std::move(why);
@@ -400,6 +428,83 @@ void CaseRunner::judgePhysical(StageVerdict& v, const Attempt& a, const Program&
   v.detail = std::to_string(r.steps) + " steps, outputs equal the Tile run's";
 }
 
+/// C8: LowerTileToBuffer run again on its own output changes nothing.
+std::optional<CompileFailure> checkLowerIdempotent(const Program& lowered, const PassContext& context) {
+  CompileFailure failure;
+  failure.failingAt = "LowerTileToBuffer";
+  try {
+    PassManager pm;
+    pm.add(createLowerTileToBufferPass());
+    if (printProgram(pm.run(lowered, context).program) == printProgram(lowered)) return std::nullopt;
+    failure.kind = VerdictKind::CompileError;
+    failure.detail = "LowerTileToBuffer is not idempotent (C8): run again on its own output, it changes the program";
+  } catch (const std::exception& e) {
+    failure.kind = VerdictKind::Crash;
+    failure.detail = "LowerTileToBuffer run again on its own output (C8) threw: " + firstLine(e.what());
+  }
+  return failure;
+}
+
+std::optional<CompileFailure> CaseRunner::runPasses(
+    Program& current, size_t first, size_t last, const PassContext& context,
+    const std::function<void(const std::string&, const Program&)>& onPass) {
+  const Program& program = *in_.program;
+  std::vector<std::unique_ptr<Pass>> pipeline = buildLoweringPipeline();
+  // One PassManager per pass, so a rejection names its pass without parsing messages.
+  for (size_t i = first; i < last && i < pipeline.size(); ++i) {
+    const std::string name(pipeline[i]->name());
+    PassManager pm;
+    pm.add(std::move(pipeline[i]));
+    CompileFailure failure;
+    try {
+      pm.runVerifiedInPlace(current, context);  // `current` is verified: the input, or the last pass's output
+    } catch (const DiagnosticError& e) {
+      failure.kind = VerdictKind::CompileError;
+      failure.failingAt = name;
+      Diagnostic d = e.diagnostic();
+      if (d.file.empty()) d.file = fileOf(program);
+      failure.op = opAt(*in_.kernel, d.loc);
+      failure.diagnostic = d;
+      failure.detail = located(d);
+    } catch (const std::exception& e) {
+      failure.kind = VerdictKind::Crash;
+      failure.failingAt = name;
+      failure.detail = "pass " + name + " threw: " + firstLine(e.what());
+    }
+    if (failure.kind != VerdictKind::Pass) return failure;
+    onPass(name, current);
+  }
+  return std::nullopt;
+}
+
+std::shared_ptr<const LoweringCache::Head> CaseRunner::lowerHead() {
+  const Program& program = *in_.program;
+  const Function& kernel = *in_.kernel;
+  if (o_.lowerings)
+    for (const std::shared_ptr<const LoweringCache::Head>& h : o_.lowerings->heads)
+      if (h->program == &program && h->kernel == &kernel && h->target == o_.target &&
+          h->enableBufferIR == o_.enableBufferIR && h->faults.active == o_.faults.active)
+        return h;
+  auto head = std::make_shared<LoweringCache::Head>();
+  head->program = &program;
+  head->kernel = &kernel;
+  head->target = o_.target;
+  head->enableBufferIR = o_.enableBufferIR;
+  head->faults = o_.faults;
+  PassContext context;
+  context.faults = o_.faults;
+  context.target = o_.target;
+  context.enableBufferIR = o_.enableBufferIR;  // context.planner: read by no pass of the head
+  context.verifyEach = o_.checkLoweringLaws;
+
+  PhaseTimer timer(o_.phaseSeconds, "compile");
+  Program current = program.clone();
+  head->failure = runPasses(current, 0, kPlannerIndependentPasses, context, [](const std::string&, const Program&) {});
+  if (!head->failure) head->result = std::make_shared<const Program>(std::move(current));
+  if (o_.lowerings) o_.lowerings->heads.push_back(head);
+  return head;
+}
+
 std::shared_ptr<const LoweringCache::Entry> CaseRunner::lower(Planner planner) {
   const Program& program = *in_.program;
   const Function& kernel = *in_.kernel;
@@ -408,6 +513,7 @@ std::shared_ptr<const LoweringCache::Entry> CaseRunner::lower(Planner planner) {
       if (e->program == &program && e->kernel == &kernel && e->planner == planner && e->target == o_.target &&
           e->enableBufferIR == o_.enableBufferIR && e->faults.active == o_.faults.active)
         return e;
+  const std::shared_ptr<const LoweringCache::Head> head = lowerHead();
   auto entry = std::make_shared<LoweringCache::Entry>();
   entry->program = &program;
   entry->kernel = &kernel;
@@ -415,44 +521,26 @@ std::shared_ptr<const LoweringCache::Entry> CaseRunner::lower(Planner planner) {
   entry->target = o_.target;
   entry->enableBufferIR = o_.enableBufferIR;
   entry->faults = o_.faults;
-  PassContext context;
-  context.faults = o_.faults;
-  context.planner = planner;
-  context.target = o_.target;
-  context.enableBufferIR = o_.enableBufferIR;
-
-  PhaseTimer timer(o_.phaseSeconds, "compile");
-  // One PassManager per pass, so a rejection names its pass without parsing messages.
-  Program current = program.clone();
-  for (std::unique_ptr<Pass>& pass : buildLoweringPipeline()) {
-    const std::string name(pass->name());
-    PassManager pm;
-    pm.add(std::move(pass));
-    CompileFailure failure;
-    try {
-      current = pm.run(current, context).program;
-    } catch (const DiagnosticError& e) {
-      failure.kind = VerdictKind::CompileError;
-      failure.failingAt = name;
-      Diagnostic d = e.diagnostic();
-      if (d.file.empty()) d.file = fileOf(program);
-      failure.op = opAt(kernel, d.loc);
-      failure.diagnostic = d;
-      failure.detail = located(d);
-    } catch (const std::exception& e) {
-      failure.kind = VerdictKind::Crash;
-      failure.failingAt = name;
-      failure.detail = "pass " + name + " threw: " + firstLine(e.what());
-    }
-    if (failure.kind != VerdictKind::Pass) {
-      entry->failure = std::move(failure);
-      break;
-    }
-    if (name == kPlannedStopPass) entry->planned = std::make_shared<const Program>(current.clone());
-  }
+  entry->failure = head->failure;
   if (!entry->failure) {
-    if (!entry->planned) throw std::logic_error("the lowering pipeline has no pass " + std::string(kPlannedStopPass));
-    entry->lowered = std::make_shared<const Program>(std::move(current));
+    PassContext context;
+    context.faults = o_.faults;
+    context.planner = planner;
+    context.target = o_.target;
+    context.enableBufferIR = o_.enableBufferIR;
+    context.verifyEach = o_.checkLoweringLaws;
+
+    PhaseTimer timer(o_.phaseSeconds, "compile");
+    Program current = head->result->clone();
+    entry->failure = runPasses(current, kPlannerIndependentPasses, std::numeric_limits<size_t>::max(), context,
+                               [&](const std::string& name, const Program& after) {
+                                 if (name == kPlannedStopPass) entry->planned = std::make_shared<const Program>(after.clone());
+                               });
+    if (!entry->failure) {
+      if (!entry->planned) throw std::logic_error("the lowering pipeline has no pass " + std::string(kPlannedStopPass));
+      entry->lowered = std::make_shared<const Program>(std::move(current));
+      if (o_.checkLoweringLaws) entry->failure = checkLowerIdempotent(*entry->lowered, context);
+    }
   }
   if (o_.lowerings) o_.lowerings->entries.push_back(entry);
   return entry;
@@ -509,7 +597,24 @@ void CaseRunner::runPlanner(Planner planner) {
     report_.verdicts.push_back(std::move(buffer));
     return;
   }
-  if (f->stage != FunctionStage::Buffer) {
+  const bool selected = f->stage == FunctionStage::Buffer;
+  if (o_.enableBufferIR && o_.expectSelected && *o_.expectSelected != selected) {
+    buffer.kind = VerdictKind::CompileError;
+    buffer.failingAt = "SelectBufferIRFunctions";
+    buffer.detail = "kernel \"" + kernel.name + (selected ? "\" is outside the contract but reaches the Buffer path"
+                                                          : "\" is inside the contract but stays on the Tile path") +
+                    " (spec/fuzz.md property 1)";
+    if (!selected) {
+      // The selection's first reason names the op, so each rejecting op is its own signature.
+      const SelectionReason why = firstSelectionReason(planner);
+      buffer.op = opAt(kernel, why.loc);
+      buffer.detail += ": " + why.rule + " at " + std::to_string(why.loc.line) + ":" + std::to_string(why.loc.col) +
+                       ": " + why.message;
+    }
+    report_.verdicts.push_back(std::move(buffer));
+    return;
+  }
+  if (!selected) {
     skip(std::move(buffer), o_.enableBufferIR ? "not run: kernel \"" + kernel.name +
                                                     "\" stays on the Tile path (SelectBufferIRFunctions, S2)"
                                               : std::string("not run: --no-buffer-ir keeps every kernel on Tile (S1)"));
@@ -582,7 +687,46 @@ DifferentialReport CaseRunner::run() {
     }
     runPlanner(p);
   }
+  if (o_.alsoWithoutBufferIR && o_.enableBufferIR && tileFinal_) runPlannersWithoutBufferIR();
   return report_;
+}
+
+SelectionReason CaseRunner::firstSelectionReason(Planner planner) const {
+  PassContext context;
+  context.faults = o_.faults;
+  context.planner = planner;
+  context.target = o_.target;
+  PassManagerOptions upToSelection;
+  upToSelection.stopAfter = "InitMemRef";  // SelectBufferIRFunctions decides on InitMemRef's output
+  const Program initialized = makeLoweringPassManager(upToSelection).run(*in_.program, context).program;
+  const Function* f = initialized.findFunction(in_.kernel->name);
+  const SelectionVerdict v = f ? decideBufferIRSelection(*f, context) : SelectionVerdict{};
+  return v.reasons.empty() ? SelectionReason{"?", {}, "the selection gives no reason"} : v.reasons.front();
+}
+
+void CaseRunner::runPlannersWithoutBufferIR() {
+  // Kernels no planner lowered to Buffer are lowered the same way with buffer IR off (S1).
+  const bool someBufferRun = std::any_of(report_.verdicts.begin(), report_.verdicts.end(), [](const StageVerdict& v) {
+    return v.stage == "buffer" && v.kind != VerdictKind::Skipped;
+  });
+  if (!someBufferRun) return;
+  DifferentialOptions off = o_;
+  off.enableBufferIR = false;
+  off.expectSelected.reset();
+  off.alsoWithoutBufferIR = false;
+  CaseRunner tileOnly(in_, args_, off);
+  tileOnly.tileFinal_ = tileFinal_;
+  for (Planner p : o_.planners) tileOnly.runPlanner(p);
+  for (StageVerdict& v : tileOnly.report_.verdicts) {
+    if (v.stage != "planned") continue;  // buffer rows: skipped, nothing reaches Buffer
+    if (v.failingAt == v.stage) v.failingAt = kPlannedWithoutBufferIRStage;
+    v.stage = kPlannedWithoutBufferIRStage;
+    report_.verdicts.push_back(std::move(v));
+  }
+  for (RunOutputs& out : tileOnly.report_.outputs) {
+    out.name += "-no-buffer-ir";
+    report_.outputs.push_back(std::move(out));
+  }
 }
 
 uint64_t orderedKey(uint64_t bits, int width) {

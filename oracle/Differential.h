@@ -92,7 +92,9 @@ struct StageVerdict {
 /// The programs the entries name must outlive the cache's use.
 struct LoweringCache {
   struct Entry;
+  struct Head;  // the pipeline's planner-independent passes, shared by every planner's Entry
   std::vector<std::shared_ptr<const Entry>> entries;
+  std::vector<std::shared_ptr<const Head>> heads;
 };
 
 struct DifferentialOptions {
@@ -113,6 +115,20 @@ struct DifferentialOptions {
   std::map<std::string, double>* phaseSeconds = nullptr;
   /// When set, lowerings are looked up here before compiling and stored after (LoweringCache).
   LoweringCache* lowerings = nullptr;
+  /// spec/fuzz.md property 2 on this case's lowerings: every pass's postcondition and the text round
+  /// trip after every pass (PassContext::verifyEach; the IR verifier runs after every pass anyway),
+  /// and LowerTileToBuffer idempotent on its own output (C8). A broken law is the buffer row's
+  /// compile-error (a postcondition: a crash) at the pass that broke it.
+  bool checkLoweringLaws = false;
+  /// spec/fuzz.md property 1 with enableBufferIR: whether the kernel must reach the Buffer path (the
+  /// generator's contract verdict); a lowering that decides otherwise is the buffer row's
+  /// compile-error at SelectBufferIRFunctions. Unset: any decision is accepted.
+  std::optional<bool> expectSelected;
+  /// spec/fuzz.md property 3 with enable_buffer_ir off as well: when enableBufferIR is on and some
+  /// planner lowered the kernel to Buffer, each planner's planned Tile program is made again with
+  /// buffer IR off and run against the same Tile run (rows of stage "planned-no-buffer-ir"). A
+  /// kernel no planner selects is lowered identically either way, so it is not run twice.
+  bool alsoWithoutBufferIR = false;
 };
 
 /// What the case runs on. `program`/`kernel` is the file as given: a Tile program (full flow), a

@@ -96,6 +96,24 @@ PassRunResult PassManager::run(const Program& input, const PassContext& context)
   PassRunResult result;
   result.program = input.clone();
   verifyOrThrow(result.program);
+  runPasses(result, context);
+  return result;
+}
+
+void PassManager::runVerifiedInPlace(Program& program, const PassContext& context) const {
+  checkOptionNames();
+  PassRunResult result;
+  result.program = std::move(program);
+  try {
+    runPasses(result, context);
+  } catch (...) {
+    program = std::move(result.program);
+    throw;
+  }
+  program = std::move(result.program);
+}
+
+void PassManager::runPasses(PassRunResult& result, const PassContext& context) const {
   const std::vector<std::string> names = passNames();
   for (size_t i = 0; i < passes_.size(); ++i) {
     Pass& pass = *passes_[i];
@@ -122,7 +140,6 @@ PassRunResult PassManager::run(const Program& input, const PassContext& context)
                                  << printProgram(result.program);
     if (name == options_.stopAfter) break;
   }
-  return result;
 }
 
 }  // namespace ptodiff

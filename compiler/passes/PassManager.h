@@ -45,11 +45,17 @@ class PassManager {
   /// option names against the passes, then runs the passes in order on a clone.
   PassRunResult run(const Program& input, const PassContext& context) const;
 
+  /// Runs the passes in order on `program` itself: no copy, and no verification of the input, which
+  /// the caller vouches for (it is the verified output of an earlier run, e.g. the previous pass of
+  /// a pipeline run pass by pass). After a throw `program` holds what the passes made of it so far.
+  void runVerifiedInPlace(Program& program, const PassContext& context) const;
+
  private:
   PassManagerOptions options_;
   std::vector<std::unique_ptr<Pass>> passes_;
 
   void checkOptionNames() const;
+  void runPasses(PassRunResult& result, const PassContext& context) const;
   void verifyAfter(const Pass& pass, Program& program, const PassContext& context) const;
 };
 

@@ -112,7 +112,8 @@ std::string suggestion(std::string_view word, const std::vector<std::string_view
 }
 
 const std::vector<std::string_view> kTopFields = {"function", "target",    "planners", "scalars",
-                                                  "tensors",  "block_num", "seed",     "inject_fault"};
+                                                  "tensors",  "block_num", "seed",     "inject_fault",
+                                                  "expect_buffer_path"};
 const std::vector<std::string_view> kTensorFields = {"init", "file", "low", "high",
                                                      "mean", "std",  "seed"};
 const std::vector<std::string_view> kInitKinds = {"file", "uniform", "normal", "iota", "zeros", "sentinel"};
@@ -195,6 +196,7 @@ class CaseParser {
       else if (key == "block_num") spec.blockNum = parseBlockNum(path, value);
       else if (key == "seed") spec.seed = requireUnsigned(path, value, "\"seed\"");
       else if (key == "inject_fault") spec.injectFault = requireChoice(path, value, "\"inject_fault\"", faultNameList());
+      else if (key == "expect_buffer_path") spec.expectBufferPath = requireBool(path, value, "\"expect_buffer_path\"");
       else errorAtKey(path, "unknown case field \"" + key + "\"" + suggestion(key, kTopFields) +
                                 "; expected one of " + joinNames(kTopFields));
     }
@@ -251,6 +253,10 @@ class CaseParser {
     return !text.empty() && text.find_first_of(".eE") == std::string_view::npos;
   }
 
+  bool requireBool(const std::string& path, const Json& v, const std::string& what) const {
+    if (!v.is_boolean()) errorAtValue(path, what + " must be true or false, got " + jsonKindName(v));
+    return v.get<bool>();
+  }
   std::string requireString(const std::string& path, const Json& v, const std::string& what) const {
     if (!v.is_string()) errorAtValue(path, what + " must be a string, got " + jsonKindName(v));
     return v.get<std::string>();

@@ -44,6 +44,9 @@ struct CaseSpec {
   /// A catalogue fault the lowering injects for this case (compiler/faults, `"inject_fault"`); empty:
   /// none. Part of the case so a reproducer found under a fault replays under it.
   std::string injectFault;
+  /// spec/fuzz.md property 1: whether the kernel must reach the Buffer path when buffer IR is on (the
+  /// generator's contract verdict, `"expect_buffer_path"`); unset: either outcome is accepted.
+  std::optional<bool> expectBufferPath;
   std::string sourceName;  // the case file, for diagnostics about its entries (empty: none)
 };
 

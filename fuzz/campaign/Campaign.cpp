@@ -299,6 +299,9 @@ std::vector<CaseSpec> caseSpecsFor(const GeneratedCase& c, const CampaignConfig&
     spec.planners = config.planners;
     spec.target = config.target;
     spec.injectFault = config.injectFault;
+    // Property 1 one way only: the generator's contract verdict is its reading of the rules, not a
+    // proof (docs/fuzz.md), so an in-contract kernel the lowering keeps on Tile is no failure.
+    if (!c.inContract) spec.expectBufferPath = false;
     specs.push_back(std::move(spec));
   }
   return specs;

@@ -78,6 +78,12 @@ oracle::DifferentialOptions differentialOptionsFor(const CaseSpec& spec, uint64_
   options.blockNum = spec.blockNum;
   options.seed = spec.seed;
   options.faults.active = parseFault(spec.injectFault);
+  options.expectSelected = spec.expectBufferPath;
+  // Verify-each with its round trip doubles a case's compile time and the buffer-IR-off runs add a
+  // third to a selected kernel's, so campaigns sample them by the case's input seed: a case file
+  // carries its seed, so a replay or a reduction checks exactly what the campaign did (seed 0: both).
+  options.checkLoweringLaws = spec.seed % kLoweringLawsEvery == 0;
+  options.alsoWithoutBufferIR = spec.seed / kLoweringLawsEvery % kBufferIROffEvery == 0;
   return options;
 }
 

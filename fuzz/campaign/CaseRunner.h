@@ -57,8 +57,16 @@ CaseOutcome runTileAndOracle(const Program& program, const std::vector<CaseSpec>
 /// and "buffer", and "differential" (the rest of runDifferential: comparisons, verdict rows).
 CaseOutcome runDifferentialCase(const Program& program, const std::vector<CaseSpec>& sets, uint64_t stepBudget);
 
-/// The differential options a case file asks for: its planners, target, block count and input
-/// seed, with the campaign's step budget.
+/// spec/fuzz.md property 2 (verify-each, LowerTileToBuffer idempotent) is checked on the cases whose
+/// input seed is a multiple of this.
+inline constexpr uint64_t kLoweringLawsEvery = 8;
+/// spec/fuzz.md property 3 with buffer IR off (DifferentialOptions::alsoWithoutBufferIR) is checked
+/// on one case in this many (seed / kLoweringLawsEvery a multiple of it: independent of the laws).
+inline constexpr uint64_t kBufferIROffEvery = 4;
+
+/// The differential options a case file asks for: its planners, target, block count, input seed and
+/// contract verdict (property 1), with the campaign's step budget; the lowering laws on one case in
+/// kLoweringLawsEvery; planned Tile runs with buffer IR off on one in kBufferIROffEvery (property 3).
 oracle::DifferentialOptions differentialOptionsFor(const CaseSpec& spec, uint64_t stepBudget);
 
 /// Statements in every function of `p`, nested regions included (a reproducer's size).

@@ -47,6 +47,7 @@ ordered_json caseJson(const Function& kernel, const CaseSpec& spec) {
   j["block_num"] = spec.blockNum;
   j["seed"] = spec.seed;
   if (!spec.injectFault.empty()) j["inject_fault"] = spec.injectFault;
+  if (spec.expectBufferPath) j["expect_buffer_path"] = *spec.expectBufferPath;
   return j;
 }
 

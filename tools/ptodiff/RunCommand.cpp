@@ -295,6 +295,8 @@ int runRunCommand(const RunOptions& options, SourceRegistry& sources) {
   d.seed = spec.seed;
   d.faults.active = faultOption(options.injectFault.empty() ? spec.injectFault : options.injectFault);
   d.replayBase = replayBase(options, casePath);
+  d.expectSelected = spec.expectBufferPath;  // a campaign reproducer's contract verdict (property 1)
+  d.checkLoweringLaws = true;                // verify-each and idempotence (property 2), as campaigns do
 
   oracle::DifferentialInput input{&program, &kernel, nullptr, nullptr};
   if (referenceKernel) input = {&program, &kernel, &reference, referenceKernel};

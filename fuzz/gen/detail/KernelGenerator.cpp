@@ -288,9 +288,11 @@ std::pair<ExprPtr, Interval> KernelGenerator::scalarOperand(DType dt, bool divis
       std::string p = newParam("iv", DType::INT32, ParamRole::IntOperand, -100, 100);
       return {name(p), Interval::of(-100, 100)};
     }
-    if (how == 2) {
-      if (const ScalarVal* s = pickScalar([](const ScalarVal& v) { return v.dtype == DType::INDEX; }))
+    if (how == 2 && outOfContractAllowed()) {  // S11: the Buffer IR states no INDEX -> INT32 conversion
+      if (const ScalarVal* s = pickScalar([](const ScalarVal& v) { return v.dtype == DType::INDEX; })) {
+        leaveContract();
         return {name(s->name), Interval::of(static_cast<double>(s->lo), static_cast<double>(s->hi))};
+      }
     }
     const int64_t k = choose_.pick<int64_t>({1, -3, 7, 1000, -2000000000, 65537});
     std::vector<ExprPtr> args;
@@ -313,9 +315,12 @@ std::pair<ExprPtr, Interval> KernelGenerator::scalarOperand(DType dt, bool divis
         }))
       return {name(s->name), s->range};
   }
-  if (how == 3 && !divisor) {  // an INDEX scalar, converted to the tile dtype
-    if (const ScalarVal* s = pickScalar([](const ScalarVal& v) { return v.dtype == DType::INDEX && v.hi <= 64; }))
+  // An INDEX scalar converted to the tile dtype: S11, the Buffer IR states no such conversion.
+  if (how == 3 && !divisor && outOfContractAllowed()) {
+    if (const ScalarVal* s = pickScalar([](const ScalarVal& v) { return v.dtype == DType::INDEX && v.hi <= 64; })) {
+      leaveContract();
       return {name(s->name), Interval::of(static_cast<double>(s->lo), static_cast<double>(s->hi))};
+    }
   }
   const double v = divisor ? choose_.pick<double>({2.0, 0.5, 4.0, -2.0, 1.5, -0.5})
                            : choose_.pick<double>({1.0, 0.5, 2.0, -1.5, 0.25, 3.0, -0.75, 0.0});

@@ -19,6 +19,7 @@ namespace ptodiff::oracle {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::StartsWith;
 using testing::compileProgram;
 using testing::fp32Bits;
 using testing::fp32Tensor;
@@ -483,6 +484,79 @@ TEST(DifferentialLoweringCache, CachedCompileErrorGivesTheSameRows) {
   EXPECT_EQ(pypto.diagnostic->loc.line, 9);
   EXPECT_EQ(rowOf(r, "PTOAS", "planned").signature(), "compile-error/-/PlanMemory/tile.add/PTOAS");
   EXPECT_EQ(rowOf(r, "PTOAS", "buffer").detail, "not run: the lowering failed before the planned Tile program");
+}
+
+// spec/fuzz.md property 1: the generator's contract verdict against the lowering's selection.
+TEST(DifferentialProperties, SelectedKernelExpectedOnTileIsACompileErrorAtSelection) {
+  const Program p = compileProgram(kMaxTile);
+  DifferentialOptions o = options();
+  o.expectSelected = true;
+  EXPECT_EQ(runDifferential({&p, p.defaultKernel()}, maxMinArgs(), o).overall(), VerdictKind::Pass);
+  o.expectSelected = false;
+  const DifferentialReport r = runDifferential({&p, p.defaultKernel()}, maxMinArgs(), o);
+  for (const char* planner : {"PYPTO", "DSA_RP", "PTOAS"}) {
+    const StageVerdict& buffer = rowOf(r, planner, "buffer");
+    EXPECT_EQ(buffer.kind, VerdictKind::CompileError) << planner;
+    EXPECT_EQ(buffer.failingAt, "SelectBufferIRFunctions");
+    EXPECT_EQ(buffer.detail, "kernel \"kernel\" is outside the contract but reaches the Buffer path (spec/fuzz.md property 1)");
+    EXPECT_EQ(rowOf(r, planner, "planned").kind, VerdictKind::Pass) << planner;
+  }
+  EXPECT_EQ(rowOf(r, "PTOAS", "buffer").signature(), "compile-error/-/SelectBufferIRFunctions/-/PTOAS");
+}
+
+TEST(DifferentialProperties, KernelKeptOnTileButExpectedOnBufferIsACompileErrorUnlessBufferIRIsOff) {
+  // A row reduction keeps the whole kernel on Tile: its [8, 1] result is a column (DN) Vec tile (S5).
+  const Program p = compileProgram(kernelProgram(
+      "a: pl.Tensor[[8, 16], pl.FP32], rows: pl.Out[pl.Tensor[[8, 1], pl.FP32]]) -> pl.Tensor[[8, 1], pl.FP32]",
+      "        x = pl.tile.load(a, [0, 0], [8, 16])\n"
+      "        tmp = pl.tile.create([8, 16], dtype=pl.FP32)\n"
+      "        rs = pl.tile.row_sum(x, tmp)\n"
+      "        o = pl.tile.store(rs, [0, 0], rows)\n"
+      "        return o\n"));
+  KernelArgs args;
+  args.tensors["a"] = fp32Tensor(8, 16, [](int64_t r, int64_t c) { return float(r) - float(c) / 8.0f; });
+  args.tensors["rows"] = sentinelTensor(DType::FP32, 8, 1);
+  DifferentialOptions o = options({Planner::DSA_RP});
+  o.expectSelected = true;
+  const DifferentialReport r = runDifferential({&p, p.defaultKernel()}, args, o);
+  EXPECT_EQ(rowOf(r, "DSA_RP", "buffer").kind, VerdictKind::CompileError);
+  EXPECT_THAT(rowOf(r, "DSA_RP", "buffer").detail,
+              StartsWith("kernel \"kernel\" is inside the contract but stays on the Tile path (spec/fuzz.md property 1): "
+                         "S5 at 10:9: Vec tile 'rs' is not row-major ND"));
+  EXPECT_EQ(rowOf(r, "DSA_RP", "buffer").signature(), "compile-error/-/SelectBufferIRFunctions/tile.row_sum/DSA_RP");
+  o.enableBufferIR = false;  // S1: nothing is selected, whatever the contract says
+  EXPECT_EQ(runDifferential({&p, p.defaultKernel()}, args, o).overall(), VerdictKind::Pass);
+}
+
+// spec/fuzz.md property 3 with enable_buffer_ir off as well.
+TEST(DifferentialProperties, SelectedKernelIsAlsoPlannedAndRunWithBufferIROff) {
+  const Program p = compileProgram(kMaxTile);
+  DifferentialOptions o = options();
+  o.alsoWithoutBufferIR = true;
+  const DifferentialReport r = runDifferential({&p, p.defaultKernel()}, maxMinArgs(), o);
+  ASSERT_EQ(r.verdicts.size(), 11u);  // tile, oracle, 3 x (planned, buffer), 3 x planned-no-buffer-ir
+  EXPECT_EQ(r.overall(), VerdictKind::Pass);
+  for (const char* planner : {"PYPTO", "DSA_RP", "PTOAS"}) {
+    const StageVerdict& off = rowOf(r, planner, "planned-no-buffer-ir");
+    EXPECT_EQ(off.kind, VerdictKind::Pass) << planner << ": " << off.detail;
+    EXPECT_EQ(off.replay, "ptodiff run test.py --planner " + std::string(planner) + " --target a2a3 --no-buffer-ir");
+  }
+  ASSERT_EQ(r.outputs.size(), 10u);
+  EXPECT_EQ(r.outputs[7].name, "PYPTO-planned-no-buffer-ir");
+  o.enableBufferIR = false;  // already off: no second pass
+  EXPECT_EQ(runDifferential({&p, p.defaultKernel()}, maxMinArgs(), o).verdicts.size(), 8u);
+}
+
+// spec/fuzz.md property 2 on a case: verify-each and LowerTileToBuffer's idempotence hold for a
+// correct lowering, so turning them on changes no row.
+TEST(DifferentialProperties, LoweringLawsHoldForACorrectLowering) {
+  const Program p = compileProgram(kMaxTile);
+  DifferentialOptions o = options();
+  o.checkLoweringLaws = true;
+  const DifferentialReport r = runDifferential({&p, p.defaultKernel()}, maxMinArgs(), o);
+  EXPECT_EQ(r.overall(), VerdictKind::Pass);
+  for (const char* planner : {"PYPTO", "DSA_RP", "PTOAS"})
+    EXPECT_EQ(rowOf(r, planner, "buffer").kind, VerdictKind::Pass) << planner << ": " << rowOf(r, planner, "buffer").detail;
 }
 
 TEST(DifferentialSignature, FieldsInOrderWithDashesForEmptyOnes) {

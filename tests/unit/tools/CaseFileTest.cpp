@@ -100,6 +100,7 @@ TEST(CaseFile, AbsentFieldsTakeDefaults) {
   EXPECT_TRUE(spec.tensors.empty());
   EXPECT_EQ(spec.blockNum, 1);
   EXPECT_EQ(spec.seed, 0u);
+  EXPECT_FALSE(spec.expectBufferPath.has_value());
 
   const TensorInit u = parse(R"({"tensors": {"x": {"init": "uniform"}}})").tensors.at("x");
   EXPECT_EQ(u.low, -1.0);
@@ -108,6 +109,12 @@ TEST(CaseFile, AbsentFieldsTakeDefaults) {
   const TensorInit n = parse(R"({"tensors": {"x": {"init": "normal"}}})").tensors.at("x");
   EXPECT_EQ(n.mean, 0.0);
   EXPECT_EQ(n.stddev, 1.0);
+}
+
+TEST(CaseFile, ExpectedBufferPathIsABoolean) {
+  EXPECT_EQ(parse(R"({"expect_buffer_path": true})").expectBufferPath, std::optional<bool>(true));
+  EXPECT_EQ(parse(R"({"expect_buffer_path": false})").expectBufferPath, std::optional<bool>(false));
+  expectCaseError(R"({"expect_buffer_path": 1})", 1, 24, "\"expect_buffer_path\" must be true or false, got an integer");
 }
 
 TEST(CaseFile, FileNextToCaseWithoutFolder) {
