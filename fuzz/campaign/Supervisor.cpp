@@ -100,6 +100,10 @@ std::optional<InFlightCase> overrunCase(const InFlightTable& table, int records,
     core.rlim_cur = 0;
     ::setrlimit(RLIMIT_CORE, &core);
   }
+  // A crash must end the worker by its signal, which is what the supervisor reads as the in-flight
+  // case's verdict; a sanitizer's handler would instead print a report and exit with a status
+  // (`ptodiff replay` of the reproducer under the sanitizer build gives the report).
+  for (int crash : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) std::signal(crash, SIG_DFL);
   int status = kWorkerDone;
   try {
     CampaignConfig workerConfig = config;

@@ -91,6 +91,10 @@ std::vector<std::string> words(const std::string& text) {
   return out;
 }
 
+/// How long a running campaign may take to make progress or to stop: the waits end as soon as it does,
+/// so this only matters on a slow machine (a sanitizer build under load needs far more than 8 s).
+constexpr double kProgressSeconds = 120.0;
+
 /// The cases OUT/checkpoint.json has counted once it has at least `atLeast` (nullopt after `seconds`).
 std::optional<uint64_t> awaitCheckpoint(const TempDir& dir, const std::string& out, uint64_t atLeast, double seconds) {
   const auto deadline = Clock::now() + std::chrono::duration<double>(seconds);
@@ -201,7 +205,7 @@ TEST(FuzzRobustness, SigkillDuringACrashingCampaignThenResumeContinuesTheCounts)
   ScopedEnv planted("PTODIFF_TEST_SEGFAULT_OP", kPlantedOp);
   const pid_t pid = spawnPtodiff(dir, words(std::string("fuzz --cases 1000000 --jobs 2 --seed 5 --out k ") + kQuick));
   ASSERT_GT(pid, 0);
-  const auto seen = awaitCheckpoint(dir, "k", 32, 8.0);
+  const auto seen = awaitCheckpoint(dir, "k", 32, kProgressSeconds);
   ::kill(pid, SIGKILL);  // the supervisor only: its worker must die with it
   int status = 0;
   ::waitpid(pid, &status, 0);
@@ -238,10 +242,10 @@ TEST(FuzzRobustness, SigintOrSigtermMidCampaignWritesACompleteReportOfWhatRan) {
     TempDir dir;
     const pid_t pid = spawnPtodiff(dir, words(std::string("fuzz --cases 1000000 --jobs 2 --out i ") + kQuick));
     ASSERT_GT(pid, 0);
-    const auto seen = awaitCheckpoint(dir, "i", 32, 8.0);
+    const auto seen = awaitCheckpoint(dir, "i", 32, kProgressSeconds);
     // A terminal's ^C reaches every process of the group; `kill` or a scheduler only the supervisor.
     ::kill(signal == SIGINT ? -pid : pid, signal);
-    const int code = awaitExit(pid, 8.0);
+    const int code = awaitExit(pid, kProgressSeconds);
     ASSERT_TRUE(seen) << readFileBytes(dir.file(".stderr"));
     EXPECT_EQ(code, 0) << readFileBytes(dir.file(".stderr"));
     EXPECT_THAT(readFileBytes(dir.file(".stdout")), HasSubstr("(interrupted: continue with --resume)"));
