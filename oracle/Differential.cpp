@@ -290,6 +290,16 @@ class CaseRunner {
   SelectionReason firstSelectionReason(Planner planner) const;
   /// The lowering under `planner`: from o_.lowerings when it holds it, else compiled (and stored).
   std::shared_ptr<const LoweringCache::Entry> lower(Planner planner);
+  /// The lowering's context under `planner` (the options' faults, target, buffer IR, laws).
+  PassContext passContext(Planner planner) const {
+    PassContext c;
+    c.faults = o_.faults;
+    c.planner = planner;
+    c.target = o_.target;
+    c.enableBufferIR = o_.enableBufferIR;
+    c.verifyEach = o_.checkLoweringLaws;
+    return c;
+  }
   /// The planner-independent head of the lowering: from o_.lowerings when it holds it, else run.
   std::shared_ptr<const LoweringCache::Head> lowerHead();
   /// Runs passes [first, last) of the pipeline on `current`; the first failing pass's verdict, if any.
@@ -491,11 +501,7 @@ std::shared_ptr<const LoweringCache::Head> CaseRunner::lowerHead() {
   head->target = o_.target;
   head->enableBufferIR = o_.enableBufferIR;
   head->faults = o_.faults;
-  PassContext context;
-  context.faults = o_.faults;
-  context.target = o_.target;
-  context.enableBufferIR = o_.enableBufferIR;  // context.planner: read by no pass of the head
-  context.verifyEach = o_.checkLoweringLaws;
+  const PassContext context = passContext(Planner::PYPTO);  // the planner: read by no pass of the head
 
   PhaseTimer timer(o_.phaseSeconds, "compile");
   Program current = program.clone();
@@ -523,12 +529,7 @@ std::shared_ptr<const LoweringCache::Entry> CaseRunner::lower(Planner planner) {
   entry->faults = o_.faults;
   entry->failure = head->failure;
   if (!entry->failure) {
-    PassContext context;
-    context.faults = o_.faults;
-    context.planner = planner;
-    context.target = o_.target;
-    context.enableBufferIR = o_.enableBufferIR;
-    context.verifyEach = o_.checkLoweringLaws;
+    const PassContext context = passContext(planner);
 
     PhaseTimer timer(o_.phaseSeconds, "compile");
     Program current = head->result->clone();
@@ -692,10 +693,8 @@ DifferentialReport CaseRunner::run() {
 }
 
 SelectionReason CaseRunner::firstSelectionReason(Planner planner) const {
-  PassContext context;
-  context.faults = o_.faults;
-  context.planner = planner;
-  context.target = o_.target;
+  PassContext context = passContext(planner);
+  context.verifyEach = false;  // the reason only, not the laws
   PassManagerOptions upToSelection;
   upToSelection.stopAfter = "InitMemRef";  // SelectBufferIRFunctions decides on InitMemRef's output
   const Program initialized = makeLoweringPassManager(upToSelection).run(*in_.program, context).program;
