@@ -6,6 +6,9 @@
 // `elem_ops_per_s` = 20 * 64 * 64 element operations per iteration, as a rate; the ratio of an
 // interpreter's rate to the hand loop's is the interpretation overhead docs/testing.md records.
 //
+// Each interpreter also runs symbolically (symbolic:1; issue 11), and BM_DifferentialCase times a
+// whole differential case both ways: the ratios are the cost docs/testing.md records.
+//
 // Not a test: nothing here asserts a time. Each interpreter's result is checked once against the
 // hand loop before timing, so a benchmark never measures a run that went wrong.
 #include <benchmark/benchmark.h>
@@ -22,7 +25,9 @@
 #include "compiler/text/Printer.h"
 #include "compiler/verify/Verifier.h"
 #include "interp/BufferInterpreter.h"
+#include "interp/Symbolic.h"
 #include "interp/TileInterpreter.h"
+#include "oracle/Differential.h"
 #if __has_include("interp/PlannedTileInterpreter.h")
 #include "interp/PlannedTileInterpreter.h"
 #define PTODIFF_BENCH_PLANNED_TILE 1
@@ -201,49 +206,85 @@ void BM_HandLoop(benchmark::State& state) {
   reportRate(state);
 }
 
-/// Times `run` (one interpreter on the fixture), after checking its result once.
+/// Times `run` (one interpreter on the fixture), after checking its result once. `run` takes the
+/// fixture and a run configuration; with state.range(0) == 1 the run is symbolic (interp/Symbolic.h),
+/// with a fresh pool per run: the cost of a run that shares no formula with an earlier one.
 template <class Run>
 void interpreterBenchmark(benchmark::State& state, const char* engine, Run run) {
   const Fixture* fp = fixtureOrSkip(state);
   if (!fp) return;
   const Fixture& f = *fp;
+  const bool symbolic = state.range(0) == 1;
+  auto once = [&] {
+    RunConfig config = Fixture::bufferConfig();
+    ExprPool pool;
+    if (symbolic) config.symbols = &pool;
+    return run(f, config);
+  };
   try {
-    f.check(run(f), engine);
+    f.check(once(), engine);
   } catch (const std::exception& e) {
     state.SkipWithError(e.what());
     return;
   }
   for (auto _ : state) {
-    RunResult r = run(f);
+    RunResult r = once();
     benchmark::DoNotOptimize(r);
   }
   reportRate(state);
 }
 
 void BM_TileInterpreter(benchmark::State& state) {
-  interpreterBenchmark(state, "tile", [](const Fixture& f) {
-    return runTileKernel(f.tile, *f.tile.defaultKernel(), f.args);
+  interpreterBenchmark(state, "tile", [](const Fixture& f, const RunConfig& config) {
+    return runTileKernel(f.tile, *f.tile.defaultKernel(), f.args, config);
   });
 }
 
 void BM_BufferInterpreter(benchmark::State& state) {
-  interpreterBenchmark(state, "buffer", [](const Fixture& f) {
-    return runBufferKernel(f.buffer, *f.buffer.defaultKernel(), f.args, Fixture::bufferConfig());
+  interpreterBenchmark(state, "buffer", [](const Fixture& f, const RunConfig& config) {
+    return runBufferKernel(f.buffer, *f.buffer.defaultKernel(), f.args, config);
   });
 }
 
 BENCHMARK(BM_HandLoop);
-BENCHMARK(BM_TileInterpreter)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_BufferInterpreter)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_TileInterpreter)->ArgName("symbolic")->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_BufferInterpreter)->ArgName("symbolic")->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 
 #ifdef PTODIFF_BENCH_PLANNED_TILE
 void BM_PlannedTileInterpreter(benchmark::State& state) {
-  interpreterBenchmark(state, "planned-tile", [](const Fixture& f) {
-    return runPlannedTileKernel(f.planned, *f.planned.defaultKernel(), f.args, Fixture::bufferConfig());
+  interpreterBenchmark(state, "planned-tile", [](const Fixture& f, const RunConfig& config) {
+    return runPlannedTileKernel(f.planned, *f.planned.defaultKernel(), f.args, config);
   });
 }
-BENCHMARK(BM_PlannedTileInterpreter)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_PlannedTileInterpreter)->ArgName("symbolic")->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 #endif
+
+/// One whole differential case of the fixture's program (Tile run, oracle, and per addressed planner
+/// the lowering, planned-Tile and Buffer runs), numeric (symbolic:0) or symbolic (symbolic:1): the
+/// ratio of the two is issue 11's "symbolic run of a case" cost. Lowerings are cached across
+/// iterations, as a campaign caches them across a case's scalar sets.
+void BM_DifferentialCase(benchmark::State& state) {
+  const Fixture* fp = fixtureOrSkip(state);
+  if (!fp) return;
+  const Fixture& f = *fp;
+  oracle::LoweringCache lowerings;
+  oracle::DifferentialOptions options;
+  options.lowerings = &lowerings;
+  options.planners = {Planner::PYPTO, Planner::DSA_RP};  // PTOAS gives each of the 22 tiles its own Vec range: no fit
+  options.symbolic = state.range(0) == 1;
+  for (auto _ : state) {
+    const oracle::DifferentialReport r = oracle::runDifferential({&f.tile, f.tile.defaultKernel()}, f.args, options);
+    if (!r.pass()) {
+      std::string why = "the differential case does not pass:";
+      for (const oracle::StageVerdict& v : r.verdicts)
+        if (v.failed()) why += " [" + v.signature() + ": " + v.detail + "]";
+      state.SkipWithError(why.c_str());
+      return;
+    }
+    benchmark::DoNotOptimize(r);
+  }
+}
+BENCHMARK(BM_DifferentialCase)->ArgName("symbolic")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace ptodiff

@@ -11,6 +11,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "interp/Symbolic.h"
+
 namespace ptodiff::arith {
 
 namespace {
@@ -468,6 +470,7 @@ void binaryKernel(BinaryKind k, DType dt, ConstElems lhs, ConstElems rhs, MutEle
     using Ops = decltype(ops);
     dispatchBinary<Ops>(k, [&](auto f) { mapBinary<typename Ops::Bits>(lhs, rhs, dst, f); });
   });
+  if (dst.sym) symbolic::binary(k, dt, lhs, rhs, dst);
 }
 
 void binaryScalarKernel(BinaryKind k, DType dt, ConstElems lhs, uint64_t rhsBits, MutElems dst) {
@@ -477,6 +480,7 @@ void binaryScalarKernel(BinaryKind k, DType dt, ConstElems lhs, uint64_t rhsBits
     const Bits s = static_cast<Bits>(rhsBits);
     dispatchBinary<Ops>(k, [&](auto f) { mapUnary<Bits>(lhs, dst, [&](Bits a) { return f(a, s); }); });
   });
+  if (dst.sym) symbolic::binaryScalar(k, dt, lhs, rhsBits, dst);
 }
 
 void unaryKernel(UnaryKind k, DType dt, ConstElems src, MutElems dst) {
@@ -502,9 +506,11 @@ void unaryKernel(UnaryKind k, DType dt, ConstElems src, MutElems dst) {
       }
     }
   });
+  if (dst.sym) symbolic::unary(k, dt, src, dst);
 }
 
 void convertKernel(DType from, DType to, ConstElems src, MutElems dst) {
+  if (dst.sym) symbolic::convert(from, to, src, dst);
   const int esizeFrom = dtypeSize(from), esizeTo = dtypeSize(to);
   if (from == to) {
     for (int64_t r = 0; r < dst.rows; ++r)
@@ -534,6 +540,7 @@ DType accumulatorDType(DType operand) {
 }
 
 void matmulKernel(DType operand, ConstElems lhs, ConstElems rhs, MutElems dst) {
+  if (dst.sym) symbolic::matmul(operand, lhs, rhs, dst);
   switch (operand) {
     case DType::FP32: floatMatmul<Fp32Fmt>(lhs, rhs, dst); return;
     case DType::FP16: floatMatmul<Fp16Fmt>(lhs, rhs, dst); return;
@@ -557,6 +564,7 @@ void rowReduceKernel(ReduceKind k, DType dt, ConstElems src, MutElems dst) {
       storeElem<Bits>(dst.data + r * dst.rowStride * es, 0, acc);
     }
   });
+  if (dst.sym) symbolic::rowReduce(k, dt, src, dst);
 }
 
 void colReduceKernel(ReduceKind k, DType dt, ConstElems src, MutElems dst) {
@@ -572,6 +580,7 @@ void colReduceKernel(ReduceKind k, DType dt, ConstElems src, MutElems dst) {
       storeElem<Bits>(dst.data, c, acc);
     }
   });
+  if (dst.sym) symbolic::colReduce(k, dt, src, dst);
 }
 
 int64_t firstZeroDivisor(DType dt, ConstElems divisor, const uint8_t* poison, int64_t poisonRowStride) {

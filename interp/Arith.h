@@ -35,6 +35,12 @@
 #include "compiler/ir/IR.h"
 #include "interp/Tensor.h"
 
+namespace ptodiff {
+class ExprPool;
+/// An element's formula in a symbolic run (interp/Symbolic.h): an id in an ExprPool.
+using ExprId = uint32_t;
+}  // namespace ptodiff
+
 namespace ptodiff::arith {
 
 // ---------------------------------------------------------------------------------------------
@@ -66,15 +72,20 @@ double elementToDouble(DType dt, uint64_t bits);
 // ---------------------------------------------------------------------------------------------
 
 /// A read-only 2-D array of elements: `rows` runs of `cols` contiguous elements, `rowStride`
-/// elements apart. The element size is the dtype's.
+/// elements apart. The element size is the dtype's. In a symbolic run `sym` holds each element's
+/// formula with the same layout (null in a numeric run).
 struct ConstElems {
   const uint8_t* data = nullptr;
   int64_t rows = 0, cols = 0, rowStride = 0;
+  const ExprId* sym = nullptr;
 };
+/// A writable 2-D array; in a symbolic run the kernels also write `sym`, interning in `pool`.
 struct MutElems {
   uint8_t* data = nullptr;
   int64_t rows = 0, cols = 0, rowStride = 0;
-  operator ConstElems() const { return {data, rows, cols, rowStride}; }
+  ExprId* sym = nullptr;
+  ExprPool* pool = nullptr;
+  operator ConstElems() const { return {data, rows, cols, rowStride, sym}; }
 };
 
 /// Binary element ops; `Lrelu` is x > 0 ? x : x * rhs (the tile-scalar lrelu).

@@ -25,6 +25,7 @@
 #include "interp/Machine.h"
 #include "interp/OpKinds.h"
 #include "interp/ProgramFault.h"
+#include "interp/Symbolic.h"
 #include "interp/TileOps.h"
 
 namespace ptodiff {
@@ -53,7 +54,7 @@ class BufferMachine : public KernelWalker<BufferMachine, Value> {
   static constexpr std::string_view kName = "BufferMachine";  // prefix of internal errors
 
   BufferMachine(const Program& program, const Function& kernel, const RunConfig& config, Launch& launch)
-      : KernelWalker(program, kernel, config, launch), machine_(targetOf(config.target), config.seed) {}
+      : KernelWalker(program, kernel, config, launch), machine_(targetOf(config.target), config.seed, config.symbols) {}
 
   /// Runs the kernel once as block `block` on fresh storage; throws ProgramFault or HazardFault.
   void runBlock(int64_t block) {
@@ -271,7 +272,7 @@ class BufferMachine : public KernelWalker<BufferMachine, Value> {
     if (dst.dtype() != tensor.tensor.dtype) throw std::invalid_argument("buffer dtype differs from the tensor's");
     requireGmWindow(tensor, off, domain[0], domain[1]);
     checkGmReadRace(tensor, off, domain[0], domain[1], block(), "buffer.load");
-    DenseElements values(dst.dtype(), domain[0], domain[1]);
+    DenseElements values(dst.dtype(), domain[0], domain[1], machine_.symbols());
     readGmWindow(tensor, off, values.mutElems(), values.poison.data(), values.cols);
     machine_.scatter(dst, 0, 0, values, machine_.newEvent());
   }
@@ -352,7 +353,7 @@ class BufferMachine : public KernelWalker<BufferMachine, Value> {
         throw ProgramFault::invalid("integer division by zero at element " + pairText(zero / d[1], zero % d[1]) +
                                     "; a zero divisor is outside the default contract");
     }
-    DenseElements out(dst.dtype(), d[0], d[1]);
+    DenseElements out(dst.dtype(), d[0], d[1], machine_.symbols());
     arith::binaryKernel(kind, dst.dtype(), a.elems(), b.elems(), out.mutElems());
     out.poison = a.poison;
     out.orPoison(b);
@@ -363,7 +364,7 @@ class BufferMachine : public KernelWalker<BufferMachine, Value> {
     const Handle &src = handleArg(e, 0), &dst = handleArg(e, 1);
     const std::array<int64_t, 2> d = prepareElementwise(e, dst, 1, {{&src, 0}});
     const DenseElements a = machine_.gather(src, 0, 0, d[0], d[1]);
-    DenseElements out(dst.dtype(), d[0], d[1]);
+    DenseElements out(dst.dtype(), d[0], d[1], machine_.symbols());
     arith::unaryKernel(unaryKindOf(e.op), dst.dtype(), a.elems(), out.mutElems());
     out.poison = a.poison;
     machine_.scatter(dst, 0, 0, out, machine_.newEvent());
@@ -377,7 +378,7 @@ class BufferMachine : public KernelWalker<BufferMachine, Value> {
     if (kind == BinaryKind::Div && isInteger(dst.dtype()) && bits == 0)
       throw ProgramFault::invalid("integer division by the scalar 0; a zero divisor is outside the default contract");
     const DenseElements a = machine_.gather(lhs, 0, 0, d[0], d[1]);
-    DenseElements out(dst.dtype(), d[0], d[1]);
+    DenseElements out(dst.dtype(), d[0], d[1], machine_.symbols());
     arith::binaryScalarKernel(kind, dst.dtype(), a.elems(), bits, out.mutElems());
     out.poison = a.poison;
     machine_.scatter(dst, 0, 0, out, machine_.newEvent());
@@ -387,9 +388,10 @@ class BufferMachine : public KernelWalker<BufferMachine, Value> {
     const Handle& dst = handleArg(e, 1);
     const uint64_t bits = elementOf(*e.args[0], dst.dtype());
     const std::array<int64_t, 2> d = prepareElementwise(e, dst, 1, {});
-    DenseElements out(dst.dtype(), d[0], d[1]);
+    DenseElements out(dst.dtype(), d[0], d[1], machine_.symbols());
     const int es = out.esize();
     for (int64_t i = 0; i < d[0] * d[1]; ++i) std::memcpy(out.bits.data() + i * es, &bits, static_cast<size_t>(es));
+    if (ExprPool* symbols = machine_.symbols()) std::fill(out.sym.begin(), out.sym.end(), symbols->constant(dst.dtype(), bits));
     machine_.scatter(dst, 0, 0, out, machine_.newEvent());
   }
 
@@ -422,7 +424,7 @@ class BufferMachine : public KernelWalker<BufferMachine, Value> {
 
     const DenseElements l = machine_.gather(lhs, 0, 0, M, K);
     const DenseElements r = machine_.gather(rhs, 0, 0, K, N);
-    DenseElements result(acc.dtype(), M, N);
+    DenseElements result(acc.dtype(), M, N, machine_.symbols());
     arith::matmulKernel(lhs.dtype(), l.elems(), r.elems(), result.mutElems());
     // A product lane is poison when any lane it reads is: its row of L or its column of R.
     std::vector<uint8_t> rowPoison(static_cast<size_t>(M), 0), colPoison(static_cast<size_t>(N), 0);
@@ -435,7 +437,7 @@ class BufferMachine : public KernelWalker<BufferMachine, Value> {
         result.poison[static_cast<size_t>(i * N + j)] = rowPoison[static_cast<size_t>(i)] | colPoison[static_cast<size_t>(j)];
     if (e.op == Opcode::BufMatmulAcc) {
       const DenseElements old = machine_.gather(acc, 0, 0, M, N);
-      DenseElements sum(acc.dtype(), M, N);
+      DenseElements sum(acc.dtype(), M, N, machine_.symbols());
       arith::binaryKernel(BinaryKind::Add, acc.dtype(), old.elems(), result.elems(), sum.mutElems());
       sum.poison = old.poison;
       sum.orPoison(result);
@@ -490,7 +492,7 @@ RunResult runBufferKernel(const Program& program, const Function& kernel, const 
     throwError(file, kernel.loc, "function '" + kernel.name +
                                      "' is a Tile-stage function; the Buffer interpreter runs Buffer-stage functions");
   checkBlockNum(file, config.blockNum);
-  Launch launch = bindKernelArgs(file, kernel, args);
+  Launch launch = bindKernelArgs(file, kernel, args, config.symbols);
 
   BufferMachine machine(program, kernel, config, launch);
   return runLaunch(machine, launch, args, config);

@@ -1,6 +1,7 @@
 #include "interp/ByteArena.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace ptodiff {
 
@@ -11,10 +12,22 @@ uint64_t splitmix64(uint64_t x) {
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
   return x ^ (x >> 31);
 }
+/// Calls f(address, offsetInItsPage, chunk, done) for each stretch of [addr, addr + n) that lies in one page.
+template <class F>
+void forEachPageChunk(int64_t addr, int64_t n, F&& f) {
+  for (int64_t done = 0; done < n;) {
+    const int64_t a = addr + done;
+    const int64_t offset = a % ByteArena::kPageBytes;
+    const int64_t chunk = std::min(n - done, ByteArena::kPageBytes - offset);
+    f(a, offset, chunk, done);
+    done += chunk;
+  }
+}
+
 }  // namespace
 
-ByteArena::ByteArena(MemSpace space, int64_t capacity, uint64_t seed)
-    : space_(space), capacity_(capacity), seed_(seed),
+ByteArena::ByteArena(MemSpace space, int64_t capacity, uint64_t seed, bool symbolic)
+    : space_(space), capacity_(capacity), seed_(seed), symbolic_(symbolic),
       pages_(static_cast<size_t>((capacity + kPageBytes - 1) / kPageBytes)) {}
 
 uint8_t ByteArena::garbageByte(uint64_t seed, MemSpace space, int64_t addr) {
@@ -38,6 +51,7 @@ ByteArena::Page& ByteArena::page(int64_t addr) {
     }
     slot->poison.fill(1);
     slot->event.fill(kNoEvent);
+    if (symbolic_) slot->tags = std::make_unique<std::array<uint64_t, kPageBytes>>();  // zeroed: poison
   }
   return *slot;
 }
@@ -62,11 +76,7 @@ void ByteArena::read(int64_t addr, uint8_t* out, int64_t n, bool* poisoned) cons
 }
 
 void ByteArena::readWithPoison(int64_t addr, uint8_t* out, uint8_t* poison, int64_t n) const {
-  int64_t i = 0;
-  while (i < n) {
-    const int64_t a = addr + i;
-    const int64_t offset = a % kPageBytes;
-    const int64_t chunk = std::min(n - i, kPageBytes - offset);
+  forEachPageChunk(addr, n, [&](int64_t a, int64_t offset, int64_t chunk, int64_t i) {
     if (const Page* p = pageIfPresent(a)) {
       std::copy_n(p->bytes.begin() + offset, chunk, out + i);
       std::copy_n(p->poison.begin() + offset, chunk, poison + i);
@@ -74,22 +84,16 @@ void ByteArena::readWithPoison(int64_t addr, uint8_t* out, uint8_t* poison, int6
       for (int64_t k = 0; k < chunk; ++k) out[i + k] = garbageByte(seed_, space_, a + k);
       std::fill_n(poison + i, chunk, uint8_t{1});  // an untouched page is garbage and poison
     }
-    i += chunk;
-  }
+  });
 }
 
 void ByteArena::write(int64_t addr, const uint8_t* in, int64_t n, bool poison, uint32_t event) {
-  int64_t i = 0;
-  while (i < n) {
-    const int64_t a = addr + i;
+  forEachPageChunk(addr, n, [&](int64_t a, int64_t offset, int64_t chunk, int64_t i) {
     Page& p = page(a);
-    const int64_t offset = a % kPageBytes;
-    const int64_t chunk = std::min(n - i, kPageBytes - offset);
     std::copy_n(in + i, chunk, p.bytes.begin() + offset);
     std::fill_n(p.poison.begin() + offset, chunk, poison ? 1 : 0);
     std::fill_n(p.event.begin() + offset, chunk, event);
-    i += chunk;
-  }
+  });
 }
 
 bool ByteArena::isPoison(int64_t addr) const {
@@ -98,17 +102,28 @@ bool ByteArena::isPoison(int64_t addr) const {
 }
 
 void ByteArena::readEvents(int64_t addr, uint32_t* out, int64_t n) const {
-  int64_t i = 0;
-  while (i < n) {
-    const int64_t a = addr + i;
-    const int64_t offset = a % kPageBytes;
-    const int64_t chunk = std::min(n - i, kPageBytes - offset);
+  forEachPageChunk(addr, n, [&](int64_t a, int64_t offset, int64_t chunk, int64_t i) {
     if (const Page* p = pageIfPresent(a))
       std::copy_n(p->event.begin() + offset, chunk, out + i);
     else
       std::fill_n(out + i, chunk, kNoEvent);
-    i += chunk;
-  }
+  });
+}
+
+void ByteArena::readTags(int64_t addr, uint64_t* out, int64_t n) const {
+  forEachPageChunk(addr, n, [&](int64_t a, int64_t offset, int64_t chunk, int64_t i) {
+    if (const Page* p = pageIfPresent(a); p && p->tags)
+      std::copy_n(p->tags->begin() + offset, chunk, out + i);
+    else
+      std::fill_n(out + i, chunk, uint64_t{0});
+  });
+}
+
+void ByteArena::writeTags(int64_t addr, const uint64_t* in, int64_t n) {
+  if (!symbolic_) throw std::logic_error("ByteArena::writeTags on a numeric arena");
+  forEachPageChunk(addr, n, [&](int64_t a, int64_t offset, int64_t chunk, int64_t i) {
+    std::copy_n(in + i, chunk, page(a).tags->begin() + offset);
+  });
 }
 
 uint32_t ByteArena::eventAt(int64_t addr) const {

@@ -1,6 +1,9 @@
 // One on-chip memory space as the physical interpreters see it: a byte array with a poison shadow
 // and, per byte, the id of the write event that last stored it (for the live-clobber checker).
 //
+// In a symbolic run (interp/Symbolic.h) each byte also carries a tag: the formula of the element
+// that wrote it and its byte index; a byte nobody wrote has tag 0 (poison).
+//
 // Every byte starts as poison holding deterministic garbage f(seed, space, address), so a program
 // that reads storage it never wrote sees the same bits on every run and machine. Pages of 4 KiB are
 // materialized on first touch: a run costs what it touches, not the space's capacity.
@@ -21,7 +24,7 @@ class ByteArena {
   /// Event id of bytes nobody wrote yet.
   static constexpr uint32_t kNoEvent = 0;
 
-  ByteArena(MemSpace space, int64_t capacity, uint64_t seed);
+  ByteArena(MemSpace space, int64_t capacity, uint64_t seed, bool symbolic = false);
 
   MemSpace space() const { return space_; }
   int64_t capacity() const { return capacity_; }
@@ -41,6 +44,13 @@ class ByteArena {
   /// Precondition: contains(addr, n).
   void readEvents(int64_t addr, uint32_t* out, int64_t n) const;
 
+  bool symbolic() const { return symbolic_; }
+  /// The symbolic tags (ByteTag) of `n` bytes at `addr` into `out`. Precondition: symbolic() and
+  /// contains(addr, n).
+  void readTags(int64_t addr, uint64_t* out, int64_t n) const;
+  /// Sets the tags of `n` bytes at `addr` (their bits, poison and event come from write()).
+  void writeTags(int64_t addr, const uint64_t* in, int64_t n);
+
   /// Pages materialized so far (for tests and the "costs what it touches" promise).
   int64_t pagesTouched() const;
 
@@ -52,6 +62,7 @@ class ByteArena {
     std::array<uint8_t, kPageBytes> bytes;
     std::array<uint8_t, kPageBytes> poison;
     std::array<uint32_t, kPageBytes> event;
+    std::unique_ptr<std::array<uint64_t, kPageBytes>> tags;  // symbolic arenas only
   };
   Page& page(int64_t addr);
   const Page* pageIfPresent(int64_t addr) const;
@@ -59,6 +70,7 @@ class ByteArena {
   MemSpace space_;
   int64_t capacity_;
   uint64_t seed_;
+  bool symbolic_;
   std::vector<std::unique_ptr<Page>> pages_;
 };
 

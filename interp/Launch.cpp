@@ -1,5 +1,6 @@
 #include "interp/Launch.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -7,6 +8,7 @@
 
 #include "compiler/ir/ResourceLimits.h"
 #include "interp/ProgramFault.h"
+#include "interp/Symbolic.h"
 
 namespace ptodiff {
 
@@ -63,7 +65,7 @@ ScalarValue checkedScalar(const std::string& file, const Param& p, const ScalarV
 
 }  // namespace
 
-Launch bindKernelArgs(const std::string& file, const Function& kernel, const KernelArgs& args) {
+Launch bindKernelArgs(const std::string& file, const Function& kernel, const KernelArgs& args, ExprPool* symbols) {
   for (const Param& p : kernel.params)
     if (p.slot < 0) throw std::logic_error("bindKernelArgs: parameter '" + p.name + "' has no slot (verify the program first)");
   Launch launch;
@@ -73,8 +75,17 @@ Launch bindKernelArgs(const std::string& file, const Function& kernel, const Ker
       if (it == args.tensors.end())
         throwError(file, p.loc, "missing tensor argument '" + p.name + "'; expected " +
                                     tensorTypeText(p.type.dtype, p.type.rows(), p.type.cols()));
-      GmTensor t{p.name, checkedTensor(file, p, it->second), {}};
+      GmTensor t{p.name, checkedTensor(file, p, it->second), {}, symbols};
       t.writer.assign(static_cast<size_t>(t.tensor.elements()), -1);
+      t.tensor.sym.clear();
+      if (symbols) {
+        t.tensor.sym.resize(static_cast<size_t>(t.tensor.elements()));
+        for (int64_t i = 0; i < t.tensor.elements(); ++i)
+          t.tensor.sym[static_cast<size_t>(i)] = t.tensor.poison[static_cast<size_t>(i)]
+                                                     ? ExprPool::kPoison
+                                                     : symbols->input(p.name, t.tensor.dtype, i / t.tensor.cols,
+                                                                      i % t.tensor.cols);
+      }
       launch.params.push_back(BoundParam{static_cast<int>(launch.gm.size()), {}});
       launch.gm.push_back(std::move(t));
     } else if (p.type.isScalar()) {
@@ -154,11 +165,14 @@ void checkGmWriteRace(const GmTensor& gm, const std::array<int64_t, 2>& off, int
 
 void readGmWindow(const GmTensor& gm, const std::array<int64_t, 2>& off, arith::MutElems bits, uint8_t* poison,
                   int64_t poisonStride) {
+  if ((bits.sym != nullptr) != (gm.symbols != nullptr))
+    throw std::logic_error("readGmWindow: a symbolic tensor into a numeric window, or the other way round");
   const int es = gm.tensor.esize();
   for (int64_t r = 0; r < bits.rows; ++r) {
     const int64_t g = (off[0] + r) * gm.tensor.cols + off[1];
     std::memcpy(bits.data + r * bits.rowStride * es, gm.tensor.bytes.data() + g * es, static_cast<size_t>(bits.cols * es));
     std::memcpy(poison + r * poisonStride, gm.tensor.poison.data() + g, static_cast<size_t>(bits.cols));
+    if (bits.sym) std::copy_n(gm.tensor.sym.data() + g, bits.cols, bits.sym + r * bits.rowStride);
   }
 }
 
@@ -166,7 +180,11 @@ GmStoreSummary writeGmWindow(GmTensor& gm, const std::array<int64_t, 2>& off, DT
                              const uint8_t* poison, int64_t poisonStride, int64_t block) {
   const int64_t cols = gm.tensor.cols;
   const DType to = gm.tensor.dtype;
-  arith::MutElems dst{gm.tensor.bytes.data() + (off[0] * cols + off[1]) * dtypeSize(to), bits.rows, bits.cols, cols};
+  if ((bits.sym != nullptr) != (gm.symbols != nullptr))
+    throw std::logic_error("writeGmWindow: a numeric window into a symbolic tensor, or the other way round");
+  const int64_t first = off[0] * cols + off[1];
+  arith::MutElems dst{gm.tensor.bytes.data() + first * dtypeSize(to), bits.rows, bits.cols, cols,
+                      gm.symbols ? gm.tensor.sym.data() + first : nullptr, gm.symbols};
   arith::convertKernel(from, to, bits, dst);
   GmStoreSummary summary;
   for (int64_t r = 0; r < bits.rows; ++r)

@@ -22,6 +22,7 @@ struct GmTensor {
   std::string name;
   Tensor tensor;
   std::vector<int32_t> writer;  // -1: not written by any block of this launch
+  ExprPool* symbols = nullptr;  // a symbolic run's pool: tensor.sym holds every element's formula
 };
 
 /// A kernel parameter's launch value: a GM tensor (an index into Launch::gm) or a scalar.
@@ -41,7 +42,10 @@ struct Launch {
 /// mean "none"), every scalar fits its parameter's dtype (integer parameters take any integer
 /// that fits; FP32 and BOOL need their own dtype). Throws DiagnosticError located at the
 /// parameter for a missing or mistyped argument; unknown argument names are ignored.
-Launch bindKernelArgs(const std::string& file, const Function& kernel, const KernelArgs& args);
+/// With `symbols` (a symbolic run) every tensor element starts as its own input symbol
+/// (NAME[r, c]), poison elements as poison.
+Launch bindKernelArgs(const std::string& file, const Function& kernel, const KernelArgs& args,
+                      ExprPool* symbols = nullptr);
 
 /// block_num must be in [1, 2^31); throws DiagnosticError otherwise.
 void checkBlockNum(const std::string& file, int64_t blockNum);

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <span>
 #include <stdexcept>
 
 #include "interp/Hazard.h"
+#include "interp/Symbolic.h"
 #include "interp/TileOps.h"
 
 namespace ptodiff {
@@ -52,11 +54,15 @@ void DenseElements::orPoison(const DenseElements& other) {
   for (size_t i = 0; i < poison.size(); ++i) poison[i] |= other.poison[i];
 }
 
-Machine::Machine(const Target& target, uint64_t seed) : target_(target), seed_(seed) { resetStorage(); }
+Machine::Machine(const Target& target, uint64_t seed, ExprPool* symbols)
+    : target_(target), seed_(seed), symbols_(symbols) {
+  resetStorage();
+}
 
 void Machine::resetStorage() {
   for (MemSpace s : kAllSpaces)
-    arenas_[static_cast<size_t>(s)] = std::make_unique<ByteArena>(s, target_.space(s).capacity, seed_);
+    arenas_[static_cast<size_t>(s)] =
+        std::make_unique<ByteArena>(s, target_.space(s).capacity, seed_, symbols_ != nullptr);
 }
 
 void Machine::requireInside(const Handle& h, int64_t r0, int64_t c0, int64_t rows, int64_t cols,
@@ -73,11 +79,12 @@ void Machine::requireInside(const Handle& h, int64_t r0, int64_t c0, int64_t row
 
 DenseElements Machine::gather(const Handle& h, int64_t r0, int64_t c0, int64_t rows, int64_t cols) const {
   requireInside(h, r0, c0, rows, cols, "gather");
-  DenseElements out(h.dtype(), rows, cols);
+  DenseElements out(h.dtype(), rows, cols, symbols_);
   if (rows == 0 || cols == 0) return out;
   const int64_t esize = h.esize();
   const ByteArena& mem = arena(h.space);
   std::vector<uint8_t> bytePoison;
+  std::vector<ByteTag> tags;
   for (int64_t r = 0; r < rows; ++r)
     forEachContiguousRun(h, r0 + r, c0, cols, [&](int64_t c, int64_t n, int64_t addr) {
       bytePoison.resize(static_cast<size_t>(n * esize));
@@ -87,6 +94,12 @@ DenseElements Machine::gather(const Handle& h, int64_t r0, int64_t c0, int64_t r
         out.poison[static_cast<size_t>(r * cols + c - c0 + k)] =
             std::any_of(p, p + esize, [](uint8_t b) { return b != 0; }) ? 1 : 0;
       }
+      if (!symbols_) return;
+      tags.resize(static_cast<size_t>(n * esize));
+      mem.readTags(addr, tags.data(), n * esize);
+      for (int64_t k = 0; k < n; ++k)
+        *out.symAt(r, c - c0 + k) =
+            symbols_->fromBytes(h.dtype(), std::span<const ByteTag>(tags.data() + k * esize, static_cast<size_t>(esize)));
     });
   return out;
 }
@@ -95,10 +108,20 @@ void Machine::scatter(const Handle& h, int64_t r0, int64_t c0, const DenseElemen
   requireInside(h, r0, c0, src.rows, src.cols, "scatter");
   if (src.esize() != h.esize())
     throw std::logic_error("Machine::scatter: element size differs from the handle's");
+  if ((src.pool != nullptr) != (symbols_ != nullptr))
+    throw std::logic_error("Machine::scatter: numeric elements into symbolic storage, or the other way round");
   const int64_t esize = h.esize();
   ByteArena& mem = arena(h.space);
+  std::vector<ByteTag> tags;
   for (int64_t r = 0; r < src.rows; ++r)
     forEachContiguousRun(h, r0 + r, c0, src.cols, [&](int64_t c, int64_t n, int64_t addr) {
+      if (symbols_) {
+        tags.resize(static_cast<size_t>(n * esize));
+        for (int64_t k = 0; k < n; ++k)
+          for (int64_t b = 0; b < esize; ++b)
+            tags[static_cast<size_t>(k * esize + b)] = byteTag(*src.symAt(r, c - c0 + k), static_cast<int>(b));
+        mem.writeTags(addr, tags.data(), n * esize);
+      }
       // One write per stretch of equal poison state inside the run.
       int64_t k = 0;
       while (k < n) {

@@ -105,22 +105,29 @@ const Target& targetOf(TargetKind kind);
 /// Byte alignment of an addressless allocation of this layout and dtype: max(32 B, box bytes).
 int64_t placementAlignment(const Layout& layout, DType dtype);
 
-/// Elements of one rows x cols region, dense and row-major: bits plus a per-element poison flag.
+/// Elements of one rows x cols region, dense and row-major: bits plus a per-element poison flag
+/// (and, in a symbolic run, each element's formula).
 struct DenseElements {
   DType dtype = DType::FP32;
   int64_t rows = 0, cols = 0;
   std::vector<uint8_t> bits;    // rows * cols * esize
   std::vector<uint8_t> poison;  // rows * cols, 1 = poison
+  std::vector<ExprId> sym;      // rows * cols formulas in a symbolic run (starting poison), else empty
+  ExprPool* pool = nullptr;
 
   DenseElements() = default;
-  DenseElements(DType dt, int64_t r, int64_t c)
-      : dtype(dt), rows(r), cols(c), bits(static_cast<size_t>(r * c * dtypeSize(dt))), poison(static_cast<size_t>(r * c)) {}
+  /// `pool`: the symbolic run's (Machine::symbols()), or null.
+  DenseElements(DType dt, int64_t r, int64_t c, ExprPool* symbols)
+      : dtype(dt), rows(r), cols(c), bits(static_cast<size_t>(r * c * dtypeSize(dt))), poison(static_cast<size_t>(r * c)),
+        sym(symbols ? static_cast<size_t>(r * c) : 0, ExprId{0}), pool(symbols) {}
   int esize() const { return dtypeSize(dtype); }
   uint8_t* bitsAt(int64_t r, int64_t c) { return bits.data() + (r * cols + c) * esize(); }
   const uint8_t* bitsAt(int64_t r, int64_t c) const { return bits.data() + (r * cols + c) * esize(); }
   bool poisonAt(int64_t r, int64_t c) const { return poison[static_cast<size_t>(r * cols + c)] != 0; }
-  arith::ConstElems elems() const { return {bits.data(), rows, cols, cols}; }
-  arith::MutElems mutElems() { return {bits.data(), rows, cols, cols}; }
+  ExprId* symAt(int64_t r, int64_t c) { return sym.empty() ? nullptr : sym.data() + r * cols + c; }
+  const ExprId* symAt(int64_t r, int64_t c) const { return sym.empty() ? nullptr : sym.data() + r * cols + c; }
+  arith::ConstElems elems() const { return {bits.data(), rows, cols, cols, symAt(0, 0)}; }
+  arith::MutElems mutElems() { return {bits.data(), rows, cols, cols, symAt(0, 0), pool}; }
   /// Element-wise OR of `other`'s poison flags into this one's (same extents).
   void orPoison(const DenseElements& other);
 };
@@ -128,9 +135,11 @@ struct DenseElements {
 /// One core's on-chip storage during a run.
 class Machine {
  public:
-  Machine(const Target& target, uint64_t seed);
+  /// `symbols`: a symbolic run's pool (storage bytes then carry tags), or null.
+  Machine(const Target& target, uint64_t seed, ExprPool* symbols);
 
   const Target& target() const { return target_; }
+  ExprPool* symbols() const { return symbols_; }
   ByteArena& arena(MemSpace s) { return *arenas_[static_cast<size_t>(s)]; }
   const ByteArena& arena(MemSpace s) const { return *arenas_[static_cast<size_t>(s)]; }
 
@@ -169,6 +178,7 @@ class Machine {
   static constexpr size_t kSpaces = 5;
   const Target& target_;
   uint64_t seed_;
+  ExprPool* symbols_;
   std::array<std::unique_ptr<ByteArena>, kSpaces> arenas_;
   uint32_t lastEvent_ = ByteArena::kNoEvent;
   std::map<const void*, int64_t> placements_;

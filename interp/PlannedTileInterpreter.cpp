@@ -33,6 +33,7 @@
 #include "interp/Machine.h"
 #include "interp/OpKinds.h"
 #include "interp/ProgramFault.h"
+#include "interp/Symbolic.h"
 #include "interp/TileOps.h"
 #include "interp/TileValue.h"
 
@@ -125,7 +126,7 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
   static constexpr std::string_view kName = "PlannedMachine";  // prefix of internal errors
 
   PlannedMachine(const Program& program, const Function& kernel, const RunConfig& config, Launch& launch)
-      : KernelWalker(program, kernel, config, launch), machine_(targetOf(config.target), config.seed) {
+      : KernelWalker(program, kernel, config, launch), machine_(targetOf(config.target), config.seed, config.symbols) {
     forEachAssign(kernel.body, [&](const AssignStmt& a) {
       if (isRootCall(*a.value)) rootSlots_[a.target.name] = a.target.slot;
       const Type& t = a.target.type;
@@ -221,13 +222,14 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
   /// v's meta and valid extents; elements outside the region are poison.
   TileValue readTile(const PlannedTile& v, const std::string& name, int64_t r0, int64_t c0, int64_t rows,
                      int64_t cols) {
-    TileBuilder out(v.meta, v.validRows, v.validCols, /*poisoned=*/true);
+    TileBuilder out(v.meta, v.validRows, v.validCols, /*poisoned=*/true, machine_.symbols());
     if (rows <= 0 || cols <= 0) return std::move(out).finish();
     checkLive(v, name, r0, c0, rows, cols);
     const DenseElements d = machine_.gather(v.window, r0, c0, rows, cols);
     for (int64_t i = 0; i < rows; ++i) {
       std::memcpy(out.bitsAt(r0 + i, c0), d.bitsAt(i, 0), static_cast<size_t>(cols * d.esize()));
       std::memcpy(out.poisonRow(r0 + i) + c0, d.poison.data() + i * cols, static_cast<size_t>(cols));
+      if (ExprId* sym = out.symAt(r0 + i, c0)) std::copy_n(d.symAt(i, 0), cols, sym);
     }
     return std::move(out).finish();
   }
@@ -281,10 +283,11 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
   /// Writes the region of `value` at (r0, c0) into the result's window as `event`.
   void write(Result& out, const TileValue& value, int64_t r0, int64_t c0, int64_t rows, int64_t cols, uint32_t event) {
     if (rows <= 0 || cols <= 0) return;
-    DenseElements d(value.dtype(), rows, cols);
+    DenseElements d(value.dtype(), rows, cols, value.pool());
     for (int64_t i = 0; i < rows; ++i) {
       std::memcpy(d.bitsAt(i, 0), value.bitsAt(r0 + i, c0), static_cast<size_t>(cols * d.esize()));
       std::memcpy(d.poison.data() + i * cols, value.poisonRow(r0 + i) + c0, static_cast<size_t>(cols));
+      if (ExprId* sym = d.symAt(i, 0)) std::copy_n(value.symAt(r0 + i, c0), cols, sym);
     }
     machine_.scatter(out.tile.window, r0, c0, d, event);
     expect(out, r0, c0, rows, cols, event);
@@ -361,7 +364,7 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
       case OpFamily::TileScalar: return elementwise(e);
       case OpFamily::Full: {
         const TileMeta meta = metaOf(e);
-        const TileValue v = tileops::full(meta, elementOf(*e.args[2], meta.dtype));
+        const TileValue v = tileops::full(meta, elementOf(*e.args[2], meta.dtype), machine_.symbols());
         Result out = produce(e, {meta.rows, meta.cols});
         write(out, v, 0, 0, meta.rows, meta.cols, newEvent(e));
         return finish(std::move(out));
@@ -456,7 +459,7 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
     checkGmReadRace(tensor, off, valid[0], valid[1], block(), "tile.load");
     Result out = produce(e, valid);
     if (valid[0] > 0 && valid[1] > 0) {
-      DenseElements values(meta.dtype, valid[0], valid[1]);
+      DenseElements values(meta.dtype, valid[0], valid[1], machine_.symbols());
       readGmWindow(tensor, off, values.mutElems(), values.poison.data(), values.cols);
       const uint32_t event = newEvent(e);
       machine_.scatter(out.tile.window, 0, 0, values, event);
@@ -722,7 +725,7 @@ RunResult runPlannedTileKernel(const Program& program, const Function& kernel, c
                                      "' is a Buffer-stage function; the planned-Tile interpreter runs Tile-stage "
                                      "functions with planned storage (run it with --interpreter buffer)");
   checkBlockNum(file, config.blockNum);
-  Launch launch = bindKernelArgs(file, kernel, args);
+  Launch launch = bindKernelArgs(file, kernel, args, config.symbols);
   PlannedMachine machine(program, kernel, config, launch);
   return runLaunch(machine, launch, args, config);
 }

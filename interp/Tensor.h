@@ -20,6 +20,8 @@ struct Tensor {
   std::vector<uint8_t> bytes;    // rows * cols * dtypeSize(dtype), little-endian element bits
   std::vector<uint8_t> poison;   // rows * cols, 1 = poison
   std::vector<uint8_t> written;  // rows * cols, 1 = some store wrote this element
+  /// rows * cols formulas (ExprPool ids, interp/Symbolic.h) after a symbolic run, else empty.
+  std::vector<uint32_t> sym;
 
   Tensor() = default;
   Tensor(DType dt, int64_t r, int64_t c)

@@ -88,9 +88,9 @@ class TileMachine : public KernelWalker<TileMachine, Value> {
       }
       case OpFamily::Full: {
         const TileMeta meta = metaOf(e);
-        return tileops::full(meta, elementOf(*e.args[2], meta.dtype));
+        return tileops::full(meta, elementOf(*e.args[2], meta.dtype), config().symbols);
       }
-      case OpFamily::Create: return tileops::create(metaOf(e));
+      case OpFamily::Create: return tileops::create(metaOf(e), config().symbols);
       case OpFamily::Slice: {
         const TileValue src = tileArg(e, 0);
         const std::array<int64_t, 2> off = evalPair(e.args[2].get());
@@ -171,7 +171,7 @@ class TileMachine : public KernelWalker<TileMachine, Value> {
     if (meta.dtype != tensor.tensor.dtype) throw std::invalid_argument("tile dtype differs from the tensor's");
     requireGmWindow(tensor, off, vr, vc);
     checkGmReadRace(tensor, off, vr, vc, block(), "tile.load");
-    TileBuilder out(meta, vr, vc, /*poisoned=*/true);
+    TileBuilder out(meta, vr, vc, /*poisoned=*/true, config().symbols);
     readGmWindow(tensor, off, out.window(0, 0, vr, vc), out.poisonRow(0), meta.cols);
     return std::move(out).finish();
   }
@@ -202,7 +202,7 @@ RunResult runTileKernel(const Program& program, const Function& kernel, const Ke
                                      "(run it with the Buffer interpreter: runBufferKernel, or `ptodiff interp "
                                      "--interpreter buffer`)");
   checkBlockNum(file, config.blockNum);
-  Launch launch = bindKernelArgs(file, kernel, args);
+  Launch launch = bindKernelArgs(file, kernel, args, config.symbols);
   TileMachine machine(program, kernel, config, launch);
   return runLaunch(machine, launch, args, config);
 }

@@ -14,6 +14,8 @@
 
 namespace ptodiff {
 
+class ExprPool;  // interp/Symbolic.h
+
 struct RunConfig {
   int64_t blockNum = 1;            // the kernel runs once per block, block 0 first
   uint64_t stepBudget = 1'000'000; // executed statements over all blocks; past it: Timeout
@@ -24,6 +26,11 @@ struct RunConfig {
   /// The program comes from an addressed planner (PYPTO, DSA_RP): an allocation without an
   /// address is `hazard: addressless`. False for PTOAS, whose allocations the interpreter places.
   bool addressedPlanner = false;
+
+  /// A symbolic run (interp/Symbolic.h) when set: every element also carries its formula in this
+  /// pool, GM inputs start as fresh symbols, and RunResult::final's tensors carry `sym`. Runs that
+  /// share a pool give equal formulas equal ids. The numbers are those of a numeric run.
+  ExprPool* symbols = nullptr;
 };
 
 enum class RunStatus : uint8_t {

@@ -7,23 +7,45 @@
 #include <string>
 
 #include "interp/ProgramFault.h"
+#include "interp/Symbolic.h"
 
 namespace ptodiff {
 
 // Element bits are little-endian everywhere (tensors, tiles, .npy files).
 static_assert(std::endian::native == std::endian::little, "ptodiff assumes a little-endian host");
 
+TileBuilder::TileBuilder(const TileMeta& meta, int64_t validRows, int64_t validCols, bool poisoned, ExprPool* pool)
+    : value_{meta, validRows, validCols, nullptr}, elements_(std::make_shared<TileElements>()) {
+  elements_->bits.assign(static_cast<size_t>(meta.count() * meta.esize()), 0);
+  elements_->poison.assign(static_cast<size_t>(meta.count()), poisoned ? 1 : 0);
+  if (pool) {
+    elements_->pool = pool;
+    elements_->sym.assign(static_cast<size_t>(meta.count()), poisoned ? ExprPool::kPoison : pool->constant(meta.dtype, 0));
+  }
+}
+
+namespace {
+void requireSameDomain(const TileBuilder& dst, const TileValue& src) {
+  if ((dst.pool() != nullptr) != (src.pool() != nullptr))
+    throw std::logic_error("TileBuilder: copying between a symbolic and a numeric tile");
+}
+}  // namespace
+
 void TileBuilder::copyElement(int64_t r, int64_t c, const TileValue& src, int64_t sr, int64_t sc) {
+  requireSameDomain(*this, src);
   std::memcpy(bitsAt(r, c), src.bitsAt(sr, sc), static_cast<size_t>(value_.esize()));
   poisonRow(r)[c] = src.poisonRow(sr)[sc];
+  if (ExprId* sym = symAt(r, c)) *sym = *src.symAt(sr, sc);
 }
 
 void TileBuilder::copyWindow(int64_t r, int64_t c, const TileValue& src, int64_t sr, int64_t sc, int64_t nr,
                              int64_t nc) {
   if (nr <= 0 || nc <= 0) return;
+  requireSameDomain(*this, src);
   for (int64_t i = 0; i < nr; ++i) {
     std::memcpy(bitsAt(r + i, c), src.bitsAt(sr + i, sc), static_cast<size_t>(nc * value_.esize()));
     std::memcpy(poisonRow(r + i) + c, src.poisonRow(sr + i) + sc, static_cast<size_t>(nc));
+    if (ExprId* sym = symAt(r + i, c)) std::copy_n(src.symAt(sr + i, sc), nc, sym);
   }
 }
 
@@ -71,13 +93,16 @@ void requireSameShape(const TileValue& a, const TileValue& b, const char* what) 
 
 }  // namespace
 
-TileValue create(const TileMeta& meta) { return TileBuilder(meta, meta.rows, meta.cols, /*poisoned=*/true).finish(); }
+TileValue create(const TileMeta& meta, ExprPool* pool) {
+  return TileBuilder(meta, meta.rows, meta.cols, /*poisoned=*/true, pool).finish();
+}
 
-TileValue full(const TileMeta& meta, uint64_t bits) {
-  TileBuilder out(meta, meta.rows, meta.cols, /*poisoned=*/false);
+TileValue full(const TileMeta& meta, uint64_t bits, ExprPool* pool) {
+  TileBuilder out(meta, meta.rows, meta.cols, /*poisoned=*/false, pool);
   const int es = meta.esize();
   for (int64_t r = 0; r < meta.rows; ++r)
     for (int64_t c = 0; c < meta.cols; ++c) std::memcpy(out.bitsAt(r, c), &bits, static_cast<size_t>(es));  // little-endian
+  if (pool) std::fill_n(out.symAt(0, 0), meta.count(), pool->constant(meta.dtype, bits));
   return std::move(out).finish();
 }
 
@@ -90,7 +115,7 @@ TileValue binary(BinaryKind k, const TileValue& lhs, const TileValue& rhs) {
       throw ProgramFault::invalid("integer division by zero at element " + pairText(zero / vc, zero % vc) +
                                   "; a zero divisor is outside the default contract");
   }
-  TileBuilder out(lhs.meta, vr, vc, /*poisoned=*/true);
+  TileBuilder out(lhs.meta, vr, vc, /*poisoned=*/true, lhs.pool());
   if (vr > 0 && vc > 0) {
     arith::binaryKernel(k, lhs.dtype(), lhs.window(0, 0, vr, vc), rhs.window(0, 0, vr, vc), out.window(0, 0, vr, vc));
     orPoison(out, lhs, rhs, vr, vc);
@@ -102,7 +127,7 @@ TileValue binaryScalar(BinaryKind k, const TileValue& lhs, uint64_t scalarBits) 
   const int64_t vr = lhs.validRows, vc = lhs.validCols;
   if (k == BinaryKind::Div && isInteger(lhs.dtype()) && scalarBits == 0 && vr > 0 && vc > 0)
     throw ProgramFault::invalid("integer division by the scalar 0; a zero divisor is outside the default contract");
-  TileBuilder out(lhs.meta, vr, vc, /*poisoned=*/true);
+  TileBuilder out(lhs.meta, vr, vc, /*poisoned=*/true, lhs.pool());
   if (vr > 0 && vc > 0) {
     arith::binaryScalarKernel(k, lhs.dtype(), lhs.window(0, 0, vr, vc), scalarBits, out.window(0, 0, vr, vc));
     copyPoison(out, lhs, vr, vc);
@@ -112,7 +137,7 @@ TileValue binaryScalar(BinaryKind k, const TileValue& lhs, uint64_t scalarBits) 
 
 TileValue unary(UnaryKind k, const TileValue& src) {
   const int64_t vr = src.validRows, vc = src.validCols;
-  TileBuilder out(src.meta, vr, vc, /*poisoned=*/true);
+  TileBuilder out(src.meta, vr, vc, /*poisoned=*/true, src.pool());
   if (vr > 0 && vc > 0) {
     arith::unaryKernel(k, src.dtype(), src.window(0, 0, vr, vc), out.window(0, 0, vr, vc));
     copyPoison(out, src, vr, vc);
@@ -139,14 +164,14 @@ TileValue slice(const TileValue& src, const TileMeta& meta, int64_t r0, int64_t 
                 const std::optional<std::array<int64_t, 2>>& requestedValid) {
   const auto [vr, vc] = sliceValid(src.rows(), src.cols(), src.validRows, src.validCols, meta, r0, c0, requestedValid);
   // A view: every element of the window keeps its state, valid or not.
-  TileBuilder out(meta, vr, vc, /*poisoned=*/true);
+  TileBuilder out(meta, vr, vc, /*poisoned=*/true, src.pool());
   out.copyWindow(0, 0, src, r0, c0, meta.rows, meta.cols);
   return std::move(out).finish();
 }
 
 TileValue extract(const TileValue& src, const TileMeta& meta, int64_t r0, int64_t c0) {
   const auto [vr, vc] = sliceValid(src.rows(), src.cols(), src.validRows, src.validCols, meta, r0, c0, std::nullopt);
-  TileBuilder out(meta, vr, vc, /*poisoned=*/true);
+  TileBuilder out(meta, vr, vc, /*poisoned=*/true, src.pool());
   out.copyWindow(0, 0, src, r0, c0, vr, vc);
   return std::move(out).finish();
 }
@@ -230,14 +255,14 @@ TileValue setValidShape(const TileValue& src, int64_t validRows, int64_t validCo
 TileValue move(const TileValue& src, const TileMeta& meta) {
   if (meta.rows != src.rows() || meta.cols != src.cols() || meta.dtype != src.dtype())
     throw std::invalid_argument("move: shape or dtype changes");
-  TileBuilder out(meta, src.validRows, src.validCols, /*poisoned=*/true);
+  TileBuilder out(meta, src.validRows, src.validCols, /*poisoned=*/true, src.pool());
   out.copyWindow(0, 0, src, 0, 0, src.validRows, src.validCols);
   return std::move(out).finish();
 }
 
 TileValue transposeView(const TileValue& src, const TileMeta& meta) {
   if (meta.rows != src.cols() || meta.cols != src.rows()) throw std::invalid_argument("transpose_view: shape not swapped");
-  TileBuilder out(meta, src.validCols, src.validRows, /*poisoned=*/true);
+  TileBuilder out(meta, src.validCols, src.validRows, /*poisoned=*/true, src.pool());
   for (int64_t r = 0; r < src.rows(); ++r)
     for (int64_t c = 0; c < src.cols(); ++c) out.copyElement(c, r, src, r, c);
   return std::move(out).finish();
@@ -253,7 +278,7 @@ TileValue product(const TileValue& lhs, const TileValue& rhs, const TileMeta& me
   if (meta.dtype != arith::accumulatorDType(lhs.dtype()) || meta.rows != lhs.rows() || meta.cols != rhs.cols())
     throw std::invalid_argument("matmul: result type is not the accumulator of the operands");
   const int64_t M = lhs.validRows, N = rhs.validCols, K = lhs.validCols;
-  TileBuilder out(meta, M, N, /*poisoned=*/true);
+  TileBuilder out(meta, M, N, /*poisoned=*/true, lhs.pool());
   if (M == 0 || N == 0) return std::move(out).finish();
   arith::matmulKernel(lhs.dtype(), lhs.window(0, 0, M, K), rhs.window(0, 0, K, N), out.window(0, 0, M, N));
   // A product lane is poison when any lane it reads is: a row of L or a column of R.
@@ -297,7 +322,7 @@ TileValue matmulAcc(const TileValue& acc, const TileValue& lhs, const TileValue&
 
 TileValue rowReduce(ReduceKind k, const TileValue& src, const TileMeta& meta) {
   const int64_t vr = src.validRows, vc = src.validCols;
-  TileBuilder out(meta, vr, 1, /*poisoned=*/true);
+  TileBuilder out(meta, vr, 1, /*poisoned=*/true, src.pool());
   if (vr == 0 || vc == 0) return std::move(out).finish();  // an empty fold defines nothing
   arith::rowReduceKernel(k, src.dtype(), src.window(0, 0, vr, vc), out.window(0, 0, vr, 1));
   for (int64_t r = 0; r < vr; ++r) {
@@ -309,7 +334,7 @@ TileValue rowReduce(ReduceKind k, const TileValue& src, const TileMeta& meta) {
 
 TileValue colReduce(ReduceKind k, const TileValue& src, const TileMeta& meta) {
   const int64_t vr = src.validRows, vc = src.validCols;
-  TileBuilder out(meta, 1, vc, /*poisoned=*/true);
+  TileBuilder out(meta, 1, vc, /*poisoned=*/true, src.pool());
   if (vr == 0 || vc == 0) return std::move(out).finish();
   arith::colReduceKernel(k, src.dtype(), src.window(0, 0, vr, vc), out.window(0, 0, 1, vc));
   for (int64_t c = 0; c < vc; ++c) {

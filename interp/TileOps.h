@@ -17,10 +17,10 @@
 
 namespace ptodiff::tileops {
 
-/// `create`: every element poison, fully valid.
-TileValue create(const TileMeta& meta);
-/// `full`: every element `bits`, defined, fully valid.
-TileValue full(const TileMeta& meta, uint64_t bits);
+/// `create`: every element poison, fully valid. `pool`: the symbolic run's, or null.
+TileValue create(const TileMeta& meta, ExprPool* pool);
+/// `full`: every element `bits`, defined, fully valid (in a symbolic run the constant's formula).
+TileValue full(const TileMeta& meta, uint64_t bits, ExprPool* pool);
 
 /// add, sub, mul, div, maximum, minimum: valid = lhs valid; operands read at the same (r, c).
 /// An integer division whose divisor lane in the domain is a defined zero is invalid-program.

@@ -18,6 +18,8 @@ namespace ptodiff {
 struct TileElements {
   std::vector<uint8_t> bits;    // rows * cols * esize, row-major
   std::vector<uint8_t> poison;  // rows * cols, 1 = poison
+  std::vector<ExprId> sym;      // rows * cols formulas in a symbolic run (interp/Symbolic.h), else empty
+  ExprPool* pool = nullptr;     // the symbolic run's pool, else null
 };
 
 /// What a tile is apart from its elements and valid extents: the part a result's static type
@@ -50,21 +52,23 @@ struct TileValue {
   }
   bool poisonAt(int64_t r, int64_t c) const { return elements->poison[static_cast<size_t>(r * meta.cols + c)] != 0; }
   const uint8_t* poisonRow(int64_t r) const { return elements->poison.data() + r * meta.cols; }
-  /// The window [r0, r0 + nr) x [c0, c0 + nc) of the element bits.
+  /// The symbolic run's pool (null in a numeric run).
+  ExprPool* pool() const { return elements->pool; }
+  const ExprId* symAt(int64_t r, int64_t c) const {
+    return elements->sym.empty() ? nullptr : elements->sym.data() + r * meta.cols + c;
+  }
+  /// The window [r0, r0 + nr) x [c0, c0 + nc) of the elements.
   arith::ConstElems window(int64_t r0, int64_t c0, int64_t nr, int64_t nc) const {
-    return {bitsAt(r0, c0), nr, nc, meta.cols};
+    return {bitsAt(r0, c0), nr, nc, meta.cols, symAt(r0, c0)};
   }
 };
 
 /// A tile under construction: mutable elements that `finish` freezes into a TileValue.
 class TileBuilder {
  public:
-  /// All elements poison (bits 0) or all defined (bits 0); valid extents as given.
-  TileBuilder(const TileMeta& meta, int64_t validRows, int64_t validCols, bool poisoned)
-      : value_{meta, validRows, validCols, nullptr}, elements_(std::make_shared<TileElements>()) {
-    elements_->bits.assign(static_cast<size_t>(meta.count() * meta.esize()), 0);
-    elements_->poison.assign(static_cast<size_t>(meta.count()), poisoned ? 1 : 0);
-  }
+  /// All elements poison (bits 0) or all defined (bits 0); valid extents as given. `pool` makes
+  /// the tile symbolic (null: numeric).
+  TileBuilder(const TileMeta& meta, int64_t validRows, int64_t validCols, bool poisoned, ExprPool* pool);
   /// A mutable copy of `source`'s elements under `meta`/valid (same element count and dtype).
   TileBuilder(const TileValue& source, const TileMeta& meta, int64_t validRows, int64_t validCols)
       : value_{meta, validRows, validCols, nullptr},
@@ -74,8 +78,12 @@ class TileBuilder {
   uint8_t* bitsAt(int64_t r, int64_t c) { return elements_->bits.data() + (r * value_.meta.cols + c) * value_.esize(); }
   uint8_t* poisonRow(int64_t r) { return elements_->poison.data() + r * value_.meta.cols; }
   void setPoison(int64_t r, int64_t c, bool p) { poisonRow(r)[c] = p ? 1 : 0; }
+  ExprPool* pool() const { return elements_->pool; }
+  ExprId* symAt(int64_t r, int64_t c) {
+    return elements_->sym.empty() ? nullptr : elements_->sym.data() + r * value_.meta.cols + c;
+  }
   arith::MutElems window(int64_t r0, int64_t c0, int64_t nr, int64_t nc) {
-    return {bitsAt(r0, c0), nr, nc, value_.meta.cols};
+    return {bitsAt(r0, c0), nr, nc, value_.meta.cols, symAt(r0, c0), elements_->pool};
   }
   /// Copies element (sr, sc) of `src` (bits and poison) to (r, c).
   void copyElement(int64_t r, int64_t c, const TileValue& src, int64_t sr, int64_t sc);

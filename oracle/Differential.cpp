@@ -16,6 +16,7 @@
 #include "compiler/passes/LowerTileToBuffer.h"
 #include "interp/BufferInterpreter.h"
 #include "interp/PlannedTileInterpreter.h"
+#include "interp/Symbolic.h"
 #include "interp/TileInterpreter.h"
 #include "oracle/Compare.h"
 #include "oracle/ElementDecode.h"
@@ -135,6 +136,41 @@ Comparison compareWithTileRun(const Function& kernel, const KernelArgs& initial,
   return c;
 }
 
+/// Issue 11 on the Out/InOut tensors the run wrote and left defined: the first element whose
+/// formula differs from the Tile run's, with how many elements of its tensor differ. Unwritten and
+/// poison elements are the numeric comparison's (sentinel, uninit) and are not looked at here.
+std::optional<ElementDifference> firstFormulaDifference(const Function& kernel, const KernelArgs& tile,
+                                                        const KernelArgs& actual, const ExprPool& pool) {
+  std::optional<ElementDifference> first;
+  for (const Param& p : kernel.params) {
+    if (!isOutput(p)) continue;
+    const Tensor& tt = tile.tensors.at(p.name);
+    const Tensor& ta = actual.tensors.at(p.name);
+    if (tt.sym.size() != static_cast<size_t>(tt.elements()) || ta.sym.size() != tt.sym.size())
+      throw std::logic_error("tensor \"" + p.name + "\" has no formulas after a symbolic run");
+    for (int64_t i = 0; i < tt.elements(); ++i) {
+      const auto k = static_cast<size_t>(i);
+      if (!tt.written[k] || ta.poison[k] || tt.sym[k] == ta.sym[k]) continue;
+      if (first) {
+        if (first->tensor == p.name) ++first->count;
+        continue;
+      }
+      ElementDifference d;
+      d.tensor = p.name;
+      d.dtype = tt.dtype;
+      d.row = i / tt.cols;
+      d.col = i % tt.cols;
+      d.expectedBits = tt.bitsAt(i);
+      d.actualBits = ta.bitsAt(i);
+      d.count = 1;
+      d.expectedFormula = pool.text(tt.sym[k]);
+      d.actualFormula = pool.text(ta.sym[k]);
+      first = std::move(d);
+    }
+  }
+  return first;
+}
+
 std::string where(const ElementDifference& d) {
   return d.tensor + "[" + std::to_string(d.row) + ", " + std::to_string(d.col) + "]";
 }
@@ -161,6 +197,14 @@ std::string sentinelDetail(const ElementDifference& d) {
   return where(d) + ": not written by the Tile run, initial " + describeElement(d.dtype, d.expectedBits) + ", now " +
          describeElement(d.dtype, d.actualBits, d.actualPoison) + "; " + std::to_string(d.count) + " element(s) of " +
          d.tensor + " changed";
+}
+
+/// "out[3, 5]: Tile (a[3, 5] + b[3, 5]) * b[3, 5]  vs  Buffer (a[3, 5] + a[3, 5]) * b[3, 5]; ...".
+std::string formulaDetail(const ElementDifference& d, const std::string& stage) {
+  const std::string run = stage == "buffer" ? "Buffer" : stage == "planned" ? "planned Tile" : stage;
+  return where(d) + ": Tile " + d.expectedFormula + "  vs  " + run + " " + d.actualFormula + "; both " +
+         describeElement(d.dtype, d.actualBits) + "; " + std::to_string(d.count) + " element(s) of " + d.tensor +
+         " differ symbolically";
 }
 
 // ---- running ------------------------------------------------------------------------------------
@@ -257,6 +301,18 @@ class CaseRunner {
   const DifferentialOptions& o_;
   DifferentialReport report_;
   std::optional<KernelArgs> tileFinal_;  // the reference outputs, when the Tile run passed
+  /// The case's formulas when o_.symbolic: one pool for every run, so equal formulas are equal ids.
+  std::shared_ptr<ExprPool> symbols_ = o_.symbolic ? threadPool() : nullptr;
+
+  /// This thread's pool, emptied: its tables keep their capacity from case to case, so a campaign does
+  /// not fault fresh pages in for every case (ids depend only on what the case interns). A pool still
+  /// held by a runner on this thread is never handed out twice.
+  static std::shared_ptr<ExprPool> threadPool() {
+    thread_local std::shared_ptr<ExprPool> pool = std::make_shared<ExprPool>();
+    if (pool.use_count() > 1) return std::make_shared<ExprPool>();
+    pool->clear();
+    return pool;
+  }
 
   RunConfig config(std::optional<Planner> planner, bool addressed) const {
     RunConfig c;
@@ -265,6 +321,7 @@ class CaseRunner {
     c.seed = o_.seed;
     c.target = o_.target->kind;
     c.addressedPlanner = planner ? plannerAssignsAddresses(*planner) : addressed;
+    c.symbols = symbols_.get();
     return c;
   }
 
@@ -433,6 +490,16 @@ void CaseRunner::judgePhysical(StageVerdict& v, const Attempt& a, const Program&
     // store would): it cannot complete, which is a crash of the lowered program (docs/oracle.md).
     fromRun(VerdictKind::Crash);
     v.detail = "the " + v.stage + " run faults where the Tile run does not: " + located(d);
+    return;
+  }
+  if (symbols_) {
+    if (std::optional<ElementDifference> f = firstFormulaDifference(kernel, *tileFinal_, r.final, *symbols_)) {
+      v.kind = VerdictKind::SymbolicMismatch;
+      v.difference = f;
+      v.detail = formulaDetail(*f, v.stage);
+      return;
+    }
+    v.detail = std::to_string(r.steps) + " steps, outputs equal the Tile run's formula for formula";
     return;
   }
   v.detail = std::to_string(r.steps) + " steps, outputs equal the Tile run's";
@@ -715,6 +782,7 @@ void CaseRunner::runPlannersWithoutBufferIR() {
   off.alsoWithoutBufferIR = false;
   CaseRunner tileOnly(in_, args_, off);
   tileOnly.tileFinal_ = tileFinal_;
+  tileOnly.symbols_ = symbols_;  // the same formulas: ids are comparable across the two runners
   for (Planner p : o_.planners) tileOnly.runPlanner(p);
   for (StageVerdict& v : tileOnly.report_.verdicts) {
     if (v.stage != "planned") continue;  // buffer rows: skipped, nothing reaches Buffer
@@ -757,6 +825,7 @@ std::string_view verdictKindName(VerdictKind k) {
     case VerdictKind::Race: return "race";
     case VerdictKind::Sentinel: return "sentinel";
     case VerdictKind::Mismatch: return "mismatch";
+    case VerdictKind::SymbolicMismatch: return "symbolic-mismatch";
     case VerdictKind::Oracle: return "oracle";
     case VerdictKind::Skipped: return "skipped";
   }

@@ -6,7 +6,8 @@
 //
 // The result is one verdict per (planner, stage), each the first of DESIGN.md's order that the
 // stage shows:
-//   pass < invalid-program < crash < compile-error < timeout < hazard < race < sentinel < mismatch < oracle
+//   pass < invalid-program < crash < compile-error < timeout < hazard < race < sentinel < mismatch
+//   < symbolic-mismatch < oracle
 // ("first" = leftmost failing kind), with a signature "kind/hazard/stage/op/planner" (the
 // fuzz campaign's dedup key, fuzz/campaign/CaseRunner.h) and a one-line replay command.
 // docs/oracle.md, "Differential verdicts", lists the decisions taken where the spec is silent.
@@ -45,11 +46,12 @@ enum class VerdictKind : uint8_t {
   Race,
   Sentinel,
   Mismatch,
+  SymbolicMismatch,  // equal numbers, different formulas (DifferentialOptions::symbolic)
   Oracle,
   Skipped,
 };
 /// "pass", "invalid-program", "crash", "compile-error", "timeout", "hazard", "race", "sentinel",
-/// "mismatch", "oracle", "skipped".
+/// "mismatch", "symbolic-mismatch", "oracle", "skipped".
 std::string_view verdictKindName(VerdictKind k);
 /// Whether `k` is a failure (neither pass nor skipped).
 inline bool isFailure(VerdictKind k) { return k != VerdictKind::Pass && k != VerdictKind::Skipped; }
@@ -63,6 +65,8 @@ struct ElementDifference {
   bool actualPoison = false;
   double ulps = 0.0;  // |ordered(actual) - ordered(expected)|; +Inf when either is NaN
   int64_t count = 0;  // how many elements of this tensor differ the same way
+  /// symbolic-mismatch: the element's formula in the Tile run and in this run (interp/Symbolic.h).
+  std::string expectedFormula, actualFormula;
 };
 
 /// The verdict of one (planner, stage).
@@ -129,6 +133,11 @@ struct DifferentialOptions {
   /// buffer IR off and run against the same Tile run (rows of stage "planned-no-buffer-ir"). A
   /// kernel no planner selects is lowered identically either way, so it is not run twice.
   bool alsoWithoutBufferIR = false;
+  /// Issue 11's symbolic equivalence: every run of the case (one runtime path) also carries each
+  /// element's formula in one shared ExprPool, and a physical run whose outputs equal the Tile
+  /// run's numerically must equal them formula for formula too; else the row is symbolic-mismatch
+  /// with the first differing element's two formulas. The numbers are unchanged.
+  bool symbolic = false;
 };
 
 /// What the case runs on. `program`/`kernel` is the file as given: a Tile program (full flow), a

@@ -113,7 +113,7 @@ std::string suggestion(std::string_view word, const std::vector<std::string_view
 
 const std::vector<std::string_view> kTopFields = {"function", "target",    "planners", "scalars",
                                                   "tensors",  "block_num", "seed",     "inject_fault",
-                                                  "expect_buffer_path"};
+                                                  "expect_buffer_path", "symbolic"};
 const std::vector<std::string_view> kTensorFields = {"init", "file", "low", "high",
                                                      "mean", "std",  "seed"};
 const std::vector<std::string_view> kInitKinds = {"file", "uniform", "normal", "iota", "zeros", "sentinel"};
@@ -197,6 +197,7 @@ class CaseParser {
       else if (key == "seed") spec.seed = requireUnsigned(path, value, "\"seed\"");
       else if (key == "inject_fault") spec.injectFault = requireChoice(path, value, "\"inject_fault\"", faultNameList());
       else if (key == "expect_buffer_path") spec.expectBufferPath = requireBool(path, value, "\"expect_buffer_path\"");
+      else if (key == "symbolic") spec.symbolic = requireBool(path, value, "\"symbolic\"");
       else errorAtKey(path, "unknown case field \"" + key + "\"" + suggestion(key, kTopFields) +
                                 "; expected one of " + joinNames(kTopFields));
     }

@@ -47,6 +47,10 @@ struct CaseSpec {
   /// spec/fuzz.md property 1: whether the kernel must reach the Buffer path when buffer IR is on (the
   /// generator's contract verdict, `"expect_buffer_path"`); unset: either outcome is accepted.
   std::optional<bool> expectBufferPath;
+  /// Issue 11's symbolic equivalence on this case (`"symbolic"`): every run also carries formulas
+  /// and each lowered run's outputs must equal the Tile run's formula for formula. Campaigns set it
+  /// on the cases they sample (`--symbolic-every`), so a reproducer replays what the campaign ran.
+  bool symbolic = false;
   std::string sourceName;  // the case file, for diagnostics about its entries (empty: none)
 };
 

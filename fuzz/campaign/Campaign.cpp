@@ -283,6 +283,7 @@ std::string configFingerprint(const CampaignConfig& c) {
   j["max_tile_elements"] = c.gen.maxTileElements;
   j["step_budget"] = c.stepBudget;
   if (!c.injectFault.empty()) j["inject_fault"] = c.injectFault;
+  j["symbolic_every"] = c.symbolicEvery;
   return j.dump();
 }
 
@@ -302,6 +303,7 @@ std::vector<CaseSpec> caseSpecsFor(const GeneratedCase& c, const CampaignConfig&
     // Property 1 one way only: the generator's contract verdict is its reading of the rules, not a
     // proof (docs/fuzz.md), so an in-contract kernel the lowering keeps on Tile is no failure.
     if (!c.inContract) spec.expectBufferPath = false;
+    spec.symbolic = symbolicSampled(c.inputSeed, config.symbolicEvery);
     specs.push_back(std::move(spec));
   }
   return specs;

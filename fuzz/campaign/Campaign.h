@@ -47,6 +47,9 @@ struct CampaignConfig {
   /// + 1 for any --jobs. Its signatures are still shrunk and reduced, with the full shrinkSeconds
   /// even past timeSeconds (the campaign ends there anyway, and the reduced size is what is measured).
   bool stopOnFailure = false;
+  /// Issue 11's symbolic equivalence on one case in this many (chosen by the case's input seed and
+  /// written into its case files as `"symbolic": true`); 0: never.
+  uint64_t symbolicEvery = kSymbolicEvery;
 };
 
 /// Everything that decides the cases and their verdicts (not jobs, time, output folder): a resumed

@@ -84,7 +84,16 @@ oracle::DifferentialOptions differentialOptionsFor(const CaseSpec& spec, uint64_
   // carries its seed, so a replay or a reduction checks exactly what the campaign did (seed 0: both).
   options.checkLoweringLaws = spec.seed % kLoweringLawsEvery == 0;
   options.alsoWithoutBufferIR = spec.seed / kLoweringLawsEvery % kBufferIROffEvery == 0;
+  options.symbolic = spec.symbolic;
   return options;
+}
+
+bool symbolicSampled(uint64_t inputSeed, uint64_t every) {
+  if (every == 0) return false;
+  uint64_t x = inputSeed + 0x9E3779B97F4A7C15ull;  // splitmix64: seeds are often consecutive
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return (x ^ (x >> 31)) % every == 0;
 }
 
 int64_t countStatements(const Program& p) {

@@ -64,6 +64,13 @@ inline constexpr uint64_t kLoweringLawsEvery = 8;
 /// on one case in this many (seed / kLoweringLawsEvery a multiple of it: independent of the laws).
 inline constexpr uint64_t kBufferIROffEvery = 4;
 
+/// The campaign's default for --symbolic-every (CampaignConfig::symbolicEvery): measured so that the
+/// symbolic runs cost a campaign at most a quarter of its throughput (docs/fuzz.md).
+inline constexpr uint64_t kSymbolicEvery = 4;
+/// Whether the case of `inputSeed` runs symbolically with --symbolic-every `every` (0: never): a
+/// hash of the seed decides, so the choice is independent of the other samplings above.
+bool symbolicSampled(uint64_t inputSeed, uint64_t every);
+
 /// The differential options a case file asks for: its planners, target, block count, input seed and
 /// contract verdict (property 1), with the campaign's step budget; the lowering laws on one case in
 /// kLoweringLawsEvery; planned Tile runs with buffer IR off on one in kBufferIROffEvery (property 3).

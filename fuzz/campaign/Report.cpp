@@ -67,6 +67,7 @@ ordered_json configJson(const CampaignConfig& c) {
   j["shrink_seconds"] = c.shrinkSeconds;
   j["stop_on_failure"] = c.stopOnFailure;
   j["inject_fault"] = c.injectFault.empty() ? ordered_json(nullptr) : ordered_json(c.injectFault);
+  j["symbolic_every"] = c.symbolicEvery;
   j["fingerprint"] = configFingerprint(c);
   return j;
 }

@@ -48,6 +48,7 @@ ordered_json caseJson(const Function& kernel, const CaseSpec& spec) {
   j["seed"] = spec.seed;
   if (!spec.injectFault.empty()) j["inject_fault"] = spec.injectFault;
   if (spec.expectBufferPath) j["expect_buffer_path"] = *spec.expectBufferPath;
+  if (spec.symbolic) j["symbolic"] = true;
   return j;
 }
 

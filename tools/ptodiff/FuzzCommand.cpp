@@ -158,6 +158,9 @@ FuzzCommands addFuzzCommands(CLI::App& app, FuzzOptions& o, ReplayOptions& r) {
                  "is the same for any --jobs, first_failure_seconds is wall-clock");
   fuzz->add_option("--step-budget", o.stepBudget, "Executed statements per interpreter run before `timeout`")
       ->capture_default_str();
+  fuzz->add_option("--symbolic-every", o.symbolicEvery,
+                   "Check symbolic equivalence (formula for formula) on one case in N, chosen by input seed; 0: never")
+      ->capture_default_str();
   fuzz->add_option("--shrink-time", o.shrinkTime, "Shrinking budget per new signature (0 disables)")
       ->capture_default_str();
   fuzz->add_option("--progress-interval", o.progressInterval, "Period of the progress line when stderr is not a terminal")
@@ -214,6 +217,7 @@ int runFuzzCommand(const FuzzOptions& o) {
     return fuzzUsageError("--inject-fault " + o.injectFault + ": unknown fault; expected one of " + faultNames());
   config.injectFault = o.injectFault;
   config.stopOnFailure = o.stopOnFailure;
+  config.symbolicEvery = o.symbolicEvery;
   const auto caseTimeout = parseDuration(o.caseTimeout);
   if (!caseTimeout || *caseTimeout <= 0.0)
     return fuzzUsageError("--case-timeout: '" + o.caseTimeout + "' is not a positive duration");

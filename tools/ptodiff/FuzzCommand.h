@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "fuzz/campaign/CaseRunner.h"
 #include "tools/ptodiff/InterpCommand.h"
 
 namespace CLI {
@@ -33,6 +34,7 @@ struct FuzzOptions {
   bool stopOnFailure = false;      // stop at the first failing case (qualification, ci/qualify)
   std::string caseTimeout = "60s"; // per-case wall-clock budget (supervised runs)
   bool inProcess = false;          // run cases in this process: no crash recovery, no --case-timeout
+  uint64_t symbolicEvery = fuzz::kSymbolicEvery;  // symbolic equivalence on one case in N (0: off)
   // fuzz merge
   std::vector<std::string> mergeDirs;
   std::string mergeOut = "fuzz-merged";

@@ -41,7 +41,8 @@ constexpr const char* kRunDescription =
     "its checkers. A planned Tile file compares its value run with its planned run; a Buffer file is\n"
     "compared with the Tile program given by --reference, else only the checkers judge it.\n"
     "Each (planner, stage) gets the first verdict of: invalid-program, crash, compile-error, timeout,\n"
-    "hazard, race, sentinel, mismatch, oracle (else pass; 'skipped' when the stage did not run), with\n"
+    "hazard, race, sentinel, mismatch, symbolic-mismatch (only with --symbolic), oracle (else pass;\n"
+    "'skipped' when the stage did not run), with\n"
     "a signature kind/hazard/stage/op/planner and a replay command. Located failures also print as\n"
     "FILE:LINE:COL: hazard|error: ... on stderr.\n"
     "Planners and target default to the case's (else all three planners, a2a3).";
@@ -104,6 +105,7 @@ std::string replayBase(const RunOptions& o, const std::string& casePath) {
   if (!o.reference.empty()) r += " --reference " + quoted(o.reference);
   if (o.toleranceProfile != "cpu") r += " --tolerance-profile " + quoted(o.toleranceProfile);
   if (!o.injectFault.empty()) r += " --inject-fault " + quoted(o.injectFault);
+  if (o.symbolic) r += " --symbolic";
   return r;
 }
 
@@ -138,7 +140,7 @@ nlohmann::json differenceJson(const oracle::ElementDifference& d) {
     s << "0x" << std::hex << std::setw(dtypeSize(d.dtype) * 2) << std::setfill('0') << bits;
     return s.str();
   };
-  return {{"tensor", d.tensor},
+  nlohmann::json j = {{"tensor", d.tensor},
           {"dtype", std::string(dtypeName(d.dtype))},
           {"row", d.row},
           {"col", d.col},
@@ -149,6 +151,11 @@ nlohmann::json differenceJson(const oracle::ElementDifference& d) {
           {"actual_poison", d.actualPoison},
           {"ulps", std::isinf(d.ulps) ? nlohmann::json(nullptr) : nlohmann::json(d.ulps)},
           {"count", d.count}};
+  if (!d.expectedFormula.empty()) {  // symbolic-mismatch
+    j["expected_formula"] = d.expectedFormula;
+    j["actual_formula"] = d.actualFormula;
+  }
+  return j;
 }
 
 void printJson(const DifferentialReport& r, const nlohmann::json& header) {
@@ -242,6 +249,9 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
                   "Folder receiving RUN/NAME.npy (+ NAME.poison.npy where poison) for every run: tile, "
                   "PLANNER-planned, PLANNER-buffer (planned, buffer for a planned or Buffer file)");
   cmd->add_flag("--json", o.json, "Print the verdict table as JSON");
+  cmd->add_flag("--symbolic", o.symbolic,
+                "Also prove each lowered run equal to the Tile run formula for formula on this runtime path "
+                "(symbolic-mismatch otherwise)");
   cmd->add_option("--reference", o.reference, "Tile program judging a Buffer PROGRAM (same kernel parameters)");
   cmd->add_option("--tolerance-profile", o.toleranceProfile,
                   "Oracle tolerance profile: cpu, a2a3, a5 or a profile JSON file")
@@ -297,6 +307,7 @@ int runRunCommand(const RunOptions& options, SourceRegistry& sources) {
   d.replayBase = replayBase(options, casePath);
   d.expectSelected = spec.expectBufferPath;  // a campaign reproducer's contract verdict (property 1)
   d.checkLoweringLaws = true;                // verify-each and idempotence (property 2), as campaigns do
+  d.symbolic = options.symbolic || spec.symbolic;  // issue 11: formula-for-formula equivalence
 
   oracle::DifferentialInput input{&program, &kernel, nullptr, nullptr};
   if (referenceKernel) input = {&program, &kernel, &reference, referenceKernel};

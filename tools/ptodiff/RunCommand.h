@@ -30,6 +30,7 @@ struct RunOptions {
   bool json = false;
   std::string reference;             // a Tile program judging a Buffer file
   std::string toleranceProfile = "cpu";
+  bool symbolic = false;             // also the case's "symbolic": true
 };
 
 /// Declares the `run` subcommand and its options on `app`, binding them to `options`.

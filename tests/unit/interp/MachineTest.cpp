@@ -23,7 +23,7 @@ Handle allocation(const Type& type, int64_t base) {
 }
 
 DenseElements fp32Elements(int64_t rows, int64_t cols, float first) {
-  DenseElements d(DType::FP32, rows, cols);
+  DenseElements d(DType::FP32, rows, cols, nullptr);
   for (int64_t i = 0; i < rows * cols; ++i) {
     const float v = first + static_cast<float>(i);
     std::memcpy(d.bits.data() + i * 4, &v, 4);
@@ -100,7 +100,7 @@ TEST(Handle, AccHandleUses1024ByteBoxes) {
 // ---- gather / scatter ----
 
 TEST(Machine, FreshStorageGathersAsPoisonGarbage) {
-  Machine m(targetA2A3(), 7);
+  Machine m(targetA2A3(), 7, nullptr);
   const Handle h = allocation(bufferType(2, 8, DType::FP32, MemSpace::Vec), 64);
   const DenseElements d = m.gather(h, 0, 0, 2, 8);
   for (uint8_t p : d.poison) EXPECT_EQ(p, 1);
@@ -108,7 +108,7 @@ TEST(Machine, FreshStorageGathersAsPoisonGarbage) {
 }
 
 TEST(Machine, ScatterThenGatherRoundTripsThroughAWindow) {
-  Machine m(targetA2A3(), 0);
+  Machine m(targetA2A3(), 0, nullptr);
   const Handle parent = allocation(bufferType(8, 16, DType::FP32, MemSpace::Vec), 0);
   const Handle w = windowHandle(parent, bufferType(2, 8, DType::FP32, MemSpace::Vec), 3, 4, {2, 8});
   const uint32_t event = m.newEvent();
@@ -124,7 +124,7 @@ TEST(Machine, ScatterThenGatherRoundTripsThroughAWindow) {
 }
 
 TEST(Machine, AnElementIsPoisonWhenAnyOfItsBytesIs) {
-  Machine m(targetA2A3(), 0);
+  Machine m(targetA2A3(), 0, nullptr);
   const Handle h = allocation(bufferType(1, 8, DType::FP32, MemSpace::Vec), 0);
   m.scatter(h, 0, 0, fp32Elements(1, 8, 1.0f), m.newEvent());
   const uint8_t byte = 0;
@@ -134,7 +134,7 @@ TEST(Machine, AnElementIsPoisonWhenAnyOfItsBytesIs) {
 }
 
 TEST(Machine, ScatterKeepsPerElementPoisonAndWritesNZBytesWhereTheFormulaSays) {
-  Machine m(targetA2A3(), 0);
+  Machine m(targetA2A3(), 0, nullptr);
   const Type t = bufferType(16, 16, DType::FP32, MemSpace::Mat);  // NZ FP32: 16 x 8 boxes
   const Handle h = allocation(t, 0);
   DenseElements d = fp32Elements(16, 16, 0.0f);
@@ -155,7 +155,7 @@ TEST(Machine, ScatterKeepsPerElementPoisonAndWritesNZBytesWhereTheFormulaSays) {
 }
 
 TEST(Machine, PoisonRegionKeepsTheBits) {
-  Machine m(targetA2A3(), 0);
+  Machine m(targetA2A3(), 0, nullptr);
   const Handle h = allocation(bufferType(2, 8, DType::FP32, MemSpace::Vec), 0);
   m.scatter(h, 0, 0, fp32Elements(2, 8, 3.0f), m.newEvent());
   m.poisonRegion(h, 1, 2, 1, 3, m.newEvent());
@@ -168,7 +168,7 @@ TEST(Machine, PoisonRegionKeepsTheBits) {
 }
 
 TEST(Machine, ResetStorageMakesEveryBytePoisonAgainButEventsKeepCounting) {
-  Machine m(targetA2A3(), 0);
+  Machine m(targetA2A3(), 0, nullptr);
   const Handle h = allocation(bufferType(1, 8, DType::FP32, MemSpace::Vec), 0);
   const uint32_t first = m.newEvent();
   m.scatter(h, 0, 0, fp32Elements(1, 8, 0.0f), first);
@@ -179,13 +179,13 @@ TEST(Machine, ResetStorageMakesEveryBytePoisonAgainButEventsKeepCounting) {
 }
 
 TEST(Machine, ArenasAreSizedByTheTarget) {
-  EXPECT_EQ(Machine(targetA2A3(), 0).arena(MemSpace::Vec).capacity(), 192 * 1024);
-  EXPECT_EQ(Machine(targetA2A3(), 0).arena(MemSpace::Acc).capacity(), 128 * 1024);
-  EXPECT_EQ(Machine(targetA5(), 0).arena(MemSpace::Acc).capacity(), 256 * 1024);
+  EXPECT_EQ(Machine(targetA2A3(), 0, nullptr).arena(MemSpace::Vec).capacity(), 192 * 1024);
+  EXPECT_EQ(Machine(targetA2A3(), 0, nullptr).arena(MemSpace::Acc).capacity(), 128 * 1024);
+  EXPECT_EQ(Machine(targetA5(), 0, nullptr).arena(MemSpace::Acc).capacity(), 256 * 1024);
 }
 
 TEST(Machine, GatherOutsideTheHandleIsAHarnessBug) {
-  Machine m(targetA2A3(), 0);
+  Machine m(targetA2A3(), 0, nullptr);
   const Handle h = allocation(bufferType(2, 8, DType::FP32, MemSpace::Vec), 0);
   EXPECT_THROW(m.gather(h, 1, 0, 2, 8), std::logic_error);
   const Handle outside = allocation(bufferType(2, 8, DType::FP32, MemSpace::Vec), 192 * 1024);
@@ -195,7 +195,7 @@ TEST(Machine, GatherOutsideTheHandleIsAHarnessBug) {
 // ---- addressless placement ----
 
 TEST(Machine, AddresslessPlacementIsFirstRequestOrderAlignedAndStable) {
-  Machine m(targetA2A3(), 0);
+  Machine m(targetA2A3(), 0, nullptr);
   int siteA = 0, siteB = 0, siteC = 0;
   EXPECT_EQ(m.placeAddressless(&siteA, MemSpace::Acc, 100, 32), 0);
   EXPECT_EQ(m.placeAddressless(&siteB, MemSpace::Acc, 4096, 1024), 1024);  // 100 rounded up to a 1024-byte box
@@ -207,7 +207,7 @@ TEST(Machine, AddresslessPlacementIsFirstRequestOrderAlignedAndStable) {
 }
 
 TEST(Machine, AddresslessPlacementPastTheUsableCapacityIsACapacityHazard) {
-  Machine m(targetA2A3(), 0);
+  Machine m(targetA2A3(), 0, nullptr);
   int a = 0, b = 0;
   m.placeAddressless(&a, MemSpace::Vec, 184 * 1024 - 32, 32);  // [0, 188384): room for 32 more bytes
   try {

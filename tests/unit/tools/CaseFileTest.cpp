@@ -117,6 +117,13 @@ TEST(CaseFile, ExpectedBufferPathIsABoolean) {
   expectCaseError(R"({"expect_buffer_path": 1})", 1, 24, "\"expect_buffer_path\" must be true or false, got an integer");
 }
 
+TEST(CaseFile, SymbolicIsABoolean) {
+  EXPECT_FALSE(parse("{}").symbolic);
+  EXPECT_TRUE(parse(R"({"symbolic": true})").symbolic);
+  EXPECT_FALSE(parse(R"({"symbolic": false})").symbolic);
+  expectCaseError(R"({"symbolic": "yes"})", 1, 14, "\"symbolic\" must be true or false, got a string");
+}
+
 TEST(CaseFile, FileNextToCaseWithoutFolder) {
   const CaseSpec spec = parseCaseFile(SourceFile{"demo.case.json", R"({"tensors": {"b": {"file": "in/b.npy"}}})"});
   EXPECT_EQ(spec.tensors.at("b").file, "in/b.npy");

@@ -131,6 +131,43 @@ TEST(RunCommand, WrongBufferProgramAgainstItsReferenceIsAMismatchExit1) {
   EXPECT_TRUE(v["difference"]["ulps"].is_number());
 }
 
+// Issue 11: the Buffer program adds a to itself where its reference adds a and b. With a == b (both
+// iota) the numbers agree; --symbolic (or the case's "symbolic": true) finds it and prints both
+// formulas, and the replay command keeps the flag.
+TEST(RunCommand, SymbolicFindsAStorageBugTheNumbersCannotSee) {
+  TempDir dir;
+  writeFileBytes(dir.file("add.py"), kAdd);
+  writeFileBytes(dir.file("confused.py"), bufferProgram("        x: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.alloc((), 0)\n"
+                                                        "        y: pl.Buffer[[16, 32], pl.FP32, pl.Mem.Vec] = pl.buffer.alloc((), 2048)\n"
+                                                        "        pl.buffer.load(a, [0, 0], [16, 32], x)\n"
+                                                        "        pl.buffer.load(b, [0, 0], [16, 32], y)\n"
+                                                        "        pl.buffer.add(x, x, y)\n"
+                                                        "        pl.buffer.store(y, [0, 0], [16, 32], out)\n"
+                                                        "        return out\n"));
+  writeFileBytes(dir.file("same.case.json"), R"({"tensors": {"a": {"init": "iota"}, "b": {"init": "iota"}}})");
+  const Outcome numeric = runIn(dir, "run confused.py --reference add.py --case same.case.json");
+  EXPECT_EQ(numeric.exitCode, 0) << numeric.out << numeric.err;
+
+  const Outcome symbolic = runIn(dir, "run confused.py --reference add.py --case same.case.json --symbolic");
+  EXPECT_EQ(symbolic.exitCode, 1) << symbolic.out << symbolic.err;
+  EXPECT_THAT(symbolic.out, HasSubstr("\n-        buffer   symbolic-mismatch    out[0, 0]: Tile a[0, 0] + b[0, 0]  vs  "
+                                      "Buffer a[0, 0] + a[0, 0]; both 0 (0x00000000); 512 element(s) of out "
+                                      "differ symbolically\n"));
+  EXPECT_THAT(symbolic.out, HasSubstr("    signature: symbolic-mismatch/-/buffer/-/-\n"
+                                      "    replay: ptodiff run confused.py --case same.case.json --reference add.py "
+                                      "--symbolic --target a2a3\n"));
+  EXPECT_THAT(symbolic.out, HasSubstr("\nresult: symbolic-mismatch\n"));
+
+  writeFileBytes(dir.file("same-symbolic.case.json"),
+                 R"({"symbolic": true, "tensors": {"a": {"init": "iota"}, "b": {"init": "iota"}}})");
+  const Outcome json = runIn(dir, "run confused.py --reference add.py --case same-symbolic.case.json --json");
+  EXPECT_EQ(json.exitCode, 1) << json.out << json.err;
+  const nlohmann::json v = nlohmann::json::parse(json.out)["verdicts"][2];
+  EXPECT_EQ(v["verdict"], "symbolic-mismatch");
+  EXPECT_EQ(v["difference"]["expected_formula"], "a[0, 0] + b[0, 0]");
+  EXPECT_EQ(v["difference"]["actual_formula"], "a[0, 0] + a[0, 0]");
+}
+
 TEST(RunCommand, HazardInABufferFilePrintsItsLocationAndExits1) {
   TempDir dir;
   writeFileBytes(dir.file("mis.py"), kMisaligned);
@@ -209,7 +246,8 @@ TEST_P(RunSuite, PassesEveryPlanner) {
   const auto& [name, target] = GetParam();
   TempDir scratch;
   const fs::path programs = fs::path(PTODIFF_TESTS_DIR) / "programs";
-  const Outcome o = runPtodiff(programs, "run " + name + ".py --planner all --target " + target, scratch.path());
+  // --symbolic: formula for formula too (issue 11); the numbers are those of a numeric run.
+  const Outcome o = runPtodiff(programs, "run " + name + ".py --planner all --symbolic --target " + target, scratch.path());
   EXPECT_EQ(o.exitCode, 0) << o.out << o.err;
   EXPECT_THAT(o.out, HasSubstr("\nresult: pass\n"));
 }
@@ -233,7 +271,7 @@ class FuzzRegression : public ::testing::TestWithParam<std::string> {};
 TEST_P(FuzzRegression, RunsCleanUnderEveryPlanner) {
   TempDir scratch;
   const fs::path folder = fs::path(PTODIFF_TESTS_DIR) / "fuzz-regressions" / GetParam();
-  const Outcome o = runPtodiff(folder, "run program.py --case case.json --planner all", scratch.path());
+  const Outcome o = runPtodiff(folder, "run program.py --case case.json --planner all --symbolic", scratch.path());
   EXPECT_EQ(o.exitCode, 0) << o.out << o.err;
   EXPECT_THAT(o.out, HasSubstr("\nresult: pass\n"));
 }

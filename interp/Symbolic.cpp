@@ -1,0 +1,341 @@
+#include "interp/Symbolic.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+namespace ptodiff {
+
+namespace {
+
+uint64_t mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+  h ^= h >> 29;
+  h *= 0xBF58476D1CE4E5B9ull;
+  return h ^ (h >> 32);
+}
+
+std::string_view binarySymbol(arith::BinaryKind k) {
+  switch (k) {
+    case arith::BinaryKind::Add: return " + ";
+    case arith::BinaryKind::Sub: return " - ";
+    case arith::BinaryKind::Mul: return " * ";
+    case arith::BinaryKind::Div: return " / ";
+    default: return {};  // printed as a call
+  }
+}
+
+std::string_view reduceName(arith::ReduceKind k) {
+  switch (k) {
+    case arith::ReduceKind::Sum: return "sum";
+    case arith::ReduceKind::Max: return "max";
+    case arith::ReduceKind::Min: return "min";
+  }
+  return "?";
+}
+
+std::string lowerName(std::string_view name) {
+  std::string s(name);
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+std::string constantText(DType dt, uint64_t bits) {
+  const double v = arith::elementToDouble(dt, bits);
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+}  // namespace
+
+ExprPool::ExprPool() {
+  nodes_.push_back(Node{});  // kPoison
+  slots_.resize(1024);
+}
+
+void ExprPool::clear() {
+  // A pool that once held a huge case gives its memory back rather than keeping it for small ones.
+  constexpr size_t kKeptNodes = size_t{1} << 20;
+  if (nodes_.capacity() > kKeptNodes) {
+    *this = ExprPool();
+    return;
+  }
+  nodes_.resize(1);
+  operands_.clear();
+  std::fill(slots_.begin(), slots_.end(), Slot{});
+  tensorNames_.clear();
+}
+
+bool ExprPool::same(const Node& n, Kind kind, DType dt, uint8_t op, uint64_t payload,
+                    std::span<const uint32_t> operands) const {
+  return n.kind == kind && n.dtype == dt && n.op == op && n.payload == payload && n.count == operands.size() &&
+         std::equal(operands.begin(), operands.end(), operands_.begin() + n.first);
+}
+
+void ExprPool::grow() {
+  std::vector<Slot> slots(slots_.size() * 2);
+  const size_t mask = slots.size() - 1;
+  for (const Slot& old : slots_) {
+    if (old.id == 0) continue;
+    size_t i = nodes_[old.id - 1].hash & mask;
+    while (slots[i].id != 0) i = (i + 1) & mask;
+    slots[i] = old;
+  }
+  slots_ = std::move(slots);
+}
+
+ExprId ExprPool::intern(Kind kind, DType dt, uint8_t op, uint64_t payload, std::span<const uint32_t> operands) {
+  uint64_t h = mix(mix(mix(static_cast<uint64_t>(kind), static_cast<uint64_t>(dt)), op), payload);
+  for (uint32_t o : operands) h = mix(h, o);
+  const size_t mask = slots_.size() - 1;
+  size_t slot = h & mask;
+  for (; slots_[slot].id != 0; slot = (slot + 1) & mask) {
+    if (slots_[slot].hash != static_cast<uint32_t>(h)) continue;
+    const ExprId id = slots_[slot].id - 1;
+    if (same(nodes_[id], kind, dt, op, payload, operands)) return id;
+  }
+  if (nodes_.size() >= 0xFFFFFFF0u || operands_.size() + operands.size() >= 0xFFFFFFF0u)
+    throw std::length_error("ExprPool: more than 2^32 formulas or operands in one symbolic run");
+  const auto id = static_cast<ExprId>(nodes_.size());
+  Node n;
+  n.kind = kind;
+  n.dtype = dt;
+  n.op = op;
+  n.first = static_cast<uint32_t>(operands_.size());
+  n.count = static_cast<uint32_t>(operands.size());
+  n.payload = payload;
+  n.hash = h;
+  operands_.insert(operands_.end(), operands.begin(), operands.end());
+  nodes_.push_back(n);
+  slots_[slot] = Slot{static_cast<uint32_t>(h), id + 1};
+  if (nodes_.size() * 2 > slots_.size()) grow();
+  return id;
+}
+
+ExprId ExprPool::input(std::string_view tensor, DType dt, int64_t row, int64_t col) {
+  auto it = std::find(tensorNames_.begin(), tensorNames_.end(), tensor);
+  if (it == tensorNames_.end()) it = tensorNames_.insert(tensorNames_.end(), std::string(tensor));
+  const auto name = static_cast<uint64_t>(it - tensorNames_.begin());
+  if (name >= (1u << 16) || row < 0 || col < 0 || row >= (1 << 24) || col >= (1 << 24))
+    throw std::length_error("ExprPool: a symbolic input beyond 2^16 tensors or 2^24 rows or columns");
+  return intern(Kind::Input, dt, 0, (name << 48) | (static_cast<uint64_t>(row) << 24) | static_cast<uint64_t>(col), {});
+}
+
+ExprId ExprPool::constant(DType dt, uint64_t bits) { return intern(Kind::Const, dt, 0, bits, {}); }
+
+ExprId ExprPool::binary(arith::BinaryKind k, DType dt, ExprId lhs, ExprId rhs) {
+  if (lhs == kPoison || rhs == kPoison) return kPoison;
+  const uint32_t ops[2] = {lhs, rhs};
+  return intern(Kind::Binary, dt, static_cast<uint8_t>(k), 0, ops);
+}
+
+ExprId ExprPool::unary(arith::UnaryKind k, DType dt, ExprId src) {
+  if (src == kPoison) return kPoison;
+  const uint32_t ops[1] = {src};
+  return intern(Kind::Unary, dt, static_cast<uint8_t>(k), 0, ops);
+}
+
+ExprId ExprPool::convert(DType to, ExprId src) {
+  if (src == kPoison || dtypeOf(src) == to) return src;
+  const uint32_t ops[1] = {src};
+  return intern(Kind::Convert, to, 0, 0, ops);
+}
+
+ExprId ExprPool::dot(DType acc, std::span<const ExprId> pairs) {
+  if (std::find(pairs.begin(), pairs.end(), kPoison) != pairs.end()) return kPoison;
+  return intern(Kind::Dot, acc, 0, 0, pairs);
+}
+
+ExprId ExprPool::reduce(arith::ReduceKind k, DType dt, std::span<const ExprId> operands) {
+  if (std::find(operands.begin(), operands.end(), kPoison) != operands.end()) return kPoison;
+  if (operands.size() == 1) return operands[0];  // a fold of one element is that element
+  return intern(Kind::Reduce, dt, static_cast<uint8_t>(k), 0, operands);
+}
+
+ExprId ExprPool::fromBytes(DType dt, std::span<const ByteTag> tags) {
+  // The common case first: the bytes of one element of this dtype, in order.
+  if (!tags.empty() && static_cast<size_t>(dtypeSize(dt)) == tags.size()) {
+    const ExprId e = tagExpr(tags[0]);
+    bool whole = nodes_[e].dtype == dt || e == kPoison;
+    for (size_t b = 0; whole && b < tags.size(); ++b) whole = tags[b] == byteTag(e, static_cast<int>(b));
+    if (whole) return e;
+  }
+  // A byte written as part of a reinterpretation is the byte it was read from: a UINT8 view of an
+  // FP32 tile written back and read as FP32 gives the FP32 formula again.
+  scratch_.clear();
+  for (ByteTag t : tags) {
+    ExprId e = tagExpr(t);
+    int byte = tagByte(t);
+    if (e == kPoison) return kPoison;
+    const Node& n = nodes_[e];
+    if (n.kind == Kind::Reinterpret && static_cast<uint32_t>(byte) * 2 + 1 < n.count) {
+      e = operands_[n.first + byte * 2];
+      byte = static_cast<int>(operands_[n.first + byte * 2 + 1]);
+    }
+    scratch_.push_back(e);
+    scratch_.push_back(static_cast<uint32_t>(byte));
+  }
+  const ExprId first = scratch_.empty() ? kPoison : scratch_[0];
+  bool whole = !tags.empty() && dtypeOf(first) == dt && static_cast<size_t>(dtypeSize(dt)) == tags.size();
+  for (size_t b = 0; whole && b < tags.size(); ++b) whole = scratch_[2 * b] == first && scratch_[2 * b + 1] == b;
+  if (whole) return first;
+  const std::vector<uint32_t> operands = scratch_;  // intern may not see scratch_ change under it
+  return intern(Kind::Reinterpret, dt, 0, 0, operands);
+}
+
+std::string ExprPool::text(ExprId e, size_t maxChars) const {
+  std::string out;
+  print(e, /*top=*/true, out, maxChars);
+  if (out.size() > maxChars) out = out.substr(0, maxChars) + "...";
+  return out;
+}
+
+void ExprPool::print(ExprId e, bool top, std::string& out, size_t maxChars) const {
+  if (out.size() > maxChars) return;
+  const Node& n = nodes_[e];
+  const auto operand = [&](uint32_t i) { return operands_[n.first + i]; };
+  const auto list = [&](std::string_view name, uint32_t from, auto each) {
+    out += name;
+    out += '(';
+    for (uint32_t i = from; i < n.count && out.size() <= maxChars; ++i) {
+      if (i > from) out += ", ";
+      each(i);
+    }
+    out += ')';
+  };
+  switch (n.kind) {
+    case Kind::Poison: out += "poison"; return;
+    case Kind::Input: {
+      const uint64_t p = n.payload;
+      out += tensorNames_[p >> 48] + "[" + std::to_string((p >> 24) & 0xFFFFFF) + ", " + std::to_string(p & 0xFFFFFF) +
+             "]";
+      return;
+    }
+    case Kind::Const: out += constantText(n.dtype, n.payload); return;
+    case Kind::Binary: {
+      const auto k = static_cast<arith::BinaryKind>(n.op);
+      const std::string_view infix = binarySymbol(k);
+      if (infix.empty()) {
+        list(arith::binaryKindName(k), 0, [&](uint32_t i) { print(operand(i), true, out, maxChars); });
+        return;
+      }
+      if (!top) out += '(';
+      print(operand(0), false, out, maxChars);
+      out += infix;
+      print(operand(1), false, out, maxChars);
+      if (!top) out += ')';
+      return;
+    }
+    case Kind::Unary:
+      list(arith::unaryKindName(static_cast<arith::UnaryKind>(n.op)), 0,
+           [&](uint32_t i) { print(operand(i), true, out, maxChars); });
+      return;
+    case Kind::Convert:
+      list(lowerName(dtypeName(n.dtype)), 0, [&](uint32_t i) { print(operand(i), true, out, maxChars); });
+      return;
+    case Kind::Dot:
+      out += "dot(";
+      for (uint32_t i = 0; i + 1 < n.count && out.size() <= maxChars; i += 2) {
+        if (i > 0) out += ", ";
+        print(operand(i), false, out, maxChars);
+        out += '*';
+        print(operand(i + 1), false, out, maxChars);
+      }
+      out += ')';
+      return;
+    case Kind::Reduce:
+      list(reduceName(static_cast<arith::ReduceKind>(n.op)), 0, [&](uint32_t i) { print(operand(i), true, out, maxChars); });
+      return;
+    case Kind::Reinterpret:
+      out += "as_" + lowerName(dtypeName(n.dtype)) + "(";
+      for (uint32_t i = 0; i + 1 < n.count && out.size() <= maxChars; i += 2) {
+        if (i > 0) out += ", ";
+        print(operand(i), false, out, maxChars);
+        out += ".byte" + std::to_string(operand(i + 1));
+      }
+      out += ')';
+      return;
+  }
+}
+
+namespace symbolic {
+
+namespace {
+
+ExprId symAt(const arith::ConstElems& e, int64_t r, int64_t c) { return e.sym[r * e.rowStride + c]; }
+ExprId& symAt(const arith::MutElems& e, int64_t r, int64_t c) { return e.sym[r * e.rowStride + c]; }
+
+void requireSymbolic(const arith::ConstElems& operand, const arith::MutElems& dst, const char* kernel) {
+  if (!operand.sym || !dst.pool)
+    throw std::logic_error(std::string("symbolic ") + kernel + ": a symbolic destination with a numeric operand");
+}
+
+}  // namespace
+
+void binary(arith::BinaryKind k, DType dt, arith::ConstElems lhs, arith::ConstElems rhs, arith::MutElems dst) {
+  requireSymbolic(lhs, dst, "binary");
+  requireSymbolic(rhs, dst, "binary");
+  for (int64_t r = 0; r < dst.rows; ++r)
+    for (int64_t c = 0; c < dst.cols; ++c) symAt(dst, r, c) = dst.pool->binary(k, dt, symAt(lhs, r, c), symAt(rhs, r, c));
+}
+
+void binaryScalar(arith::BinaryKind k, DType dt, arith::ConstElems lhs, uint64_t rhsBits, arith::MutElems dst) {
+  requireSymbolic(lhs, dst, "tile-scalar");
+  const ExprId s = dst.pool->constant(dt, rhsBits);
+  for (int64_t r = 0; r < dst.rows; ++r)
+    for (int64_t c = 0; c < dst.cols; ++c) symAt(dst, r, c) = dst.pool->binary(k, dt, symAt(lhs, r, c), s);
+}
+
+void unary(arith::UnaryKind k, DType dt, arith::ConstElems src, arith::MutElems dst) {
+  requireSymbolic(src, dst, "unary");
+  for (int64_t r = 0; r < dst.rows; ++r)
+    for (int64_t c = 0; c < dst.cols; ++c) symAt(dst, r, c) = dst.pool->unary(k, dt, symAt(src, r, c));
+}
+
+void convert(DType from, DType to, arith::ConstElems src, arith::MutElems dst) {
+  requireSymbolic(src, dst, "convert");
+  (void)from;  // a node's dtype says what it converts from
+  for (int64_t r = 0; r < dst.rows; ++r)
+    for (int64_t c = 0; c < dst.cols; ++c) symAt(dst, r, c) = dst.pool->convert(to, symAt(src, r, c));
+}
+
+void matmul(DType operand, arith::ConstElems lhs, arith::ConstElems rhs, arith::MutElems dst) {
+  requireSymbolic(lhs, dst, "matmul");
+  requireSymbolic(rhs, dst, "matmul");
+  const DType acc = arith::accumulatorDType(operand);
+  std::vector<ExprId> pairs(static_cast<size_t>(2 * lhs.cols));
+  for (int64_t i = 0; i < dst.rows; ++i)
+    for (int64_t j = 0; j < dst.cols; ++j) {
+      for (int64_t k = 0; k < lhs.cols; ++k) {
+        pairs[static_cast<size_t>(2 * k)] = symAt(lhs, i, k);
+        pairs[static_cast<size_t>(2 * k + 1)] = symAt(rhs, k, j);
+      }
+      symAt(dst, i, j) = dst.pool->dot(acc, pairs);
+    }
+}
+
+void rowReduce(arith::ReduceKind k, DType dt, arith::ConstElems src, arith::MutElems dst) {
+  requireSymbolic(src, dst, "row reduction");
+  std::vector<ExprId> row(static_cast<size_t>(src.cols));
+  for (int64_t r = 0; r < dst.rows; ++r) {
+    for (int64_t c = 0; c < src.cols; ++c) row[static_cast<size_t>(c)] = symAt(src, r, c);
+    symAt(dst, r, 0) = dst.pool->reduce(k, dt, row);
+  }
+}
+
+void colReduce(arith::ReduceKind k, DType dt, arith::ConstElems src, arith::MutElems dst) {
+  requireSymbolic(src, dst, "column reduction");
+  std::vector<ExprId> col(static_cast<size_t>(src.rows));
+  for (int64_t c = 0; c < dst.cols; ++c) {
+    for (int64_t r = 0; r < src.rows; ++r) col[static_cast<size_t>(r)] = symAt(src, r, c);
+    symAt(dst, 0, c) = dst.pool->reduce(k, dt, col);
+  }
+}
+
+}  // namespace symbolic
+
+}  // namespace ptodiff

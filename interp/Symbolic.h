@@ -1,0 +1,118 @@
+// The symbolic element domain (issue 11). In this IR control flow, addresses, offsets and valid
+// extents depend only on scalars, never on tile contents, so for fixed runtime scalars the tile
+// dataflow is the same for every input. A symbolic run carries, next to every element's bits, the
+// formula it was computed from: an id in an ExprPool, a hash-consed DAG, so equal formulas are
+// equal ids. If the Tile run and a lowered run give every output element the same id, the
+// lowering is correct for every input on that runtime path, not only for the sampled one.
+//
+// The interpreters are not duplicated for this. The numeric run goes on unchanged; each element
+// array (tiles, dense temporaries, GM tensors) may carry a parallel array of ExprIds, and each
+// storage byte a ByteTag (its element's formula and its byte index), so the op semantics (which
+// element feeds which, valid regions, layouts, addresses) stay written once and only the element
+// kernels of interp/Arith.h have a symbolic twin (below, called by those kernels).
+//
+// The node rules, decided here:
+// - Operands keep their order (a + b and b + a differ: the lowering never swaps operands, so a swap
+//   is a finding, not noise).
+// - matmul is one n-ary `dot` node per output element with its (L[i][k], R[k][j]) pairs in fold
+//   order; reductions are one n-ary node with their operands in fold order.
+// - Poison is the id kPoison and absorbs: any node with a poison operand is kPoison. Its lanes are
+//   poison in the numeric run too, and a defined output never depends on them.
+// - A scalar operand (tile-scalar ops, full) is a constant node of its element bits: scalars are
+//   fixed on a runtime path.
+// - Reading bytes as an element gives back the element that wrote them when they are its bytes in
+//   order and the dtype is its own; any other mix is a `reinterpret` node over the byte tags.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compiler/ir/DType.h"
+#include "interp/Arith.h"
+
+namespace ptodiff {
+
+/// A storage byte's symbolic content: the formula of the element that wrote it and the byte's
+/// index inside that element (little-endian), packed as (expr << 8) | byte.
+using ByteTag = uint64_t;
+inline ByteTag byteTag(ExprId e, int byte) { return (static_cast<uint64_t>(e) << 8) | static_cast<uint64_t>(byte); }
+inline ExprId tagExpr(ByteTag t) { return static_cast<ExprId>(t >> 8); }
+inline int tagByte(ByteTag t) { return static_cast<int>(t & 0xFF); }
+
+class ExprPool {
+ public:
+  static constexpr ExprId kPoison = 0;
+
+  ExprPool();
+  /// Forgets every formula but kPoison, keeping the tables' capacity (a campaign reuses one pool per
+  /// thread). Ids after clear() are those a new pool would give.
+  void clear();
+
+  /// Element (row, col) of the initial contents of GM tensor `tensor` (a fresh symbol).
+  ExprId input(std::string_view tensor, DType dt, int64_t row, int64_t col);
+  ExprId constant(DType dt, uint64_t bits);
+  ExprId binary(arith::BinaryKind k, DType dt, ExprId lhs, ExprId rhs);
+  ExprId unary(arith::UnaryKind k, DType dt, ExprId src);
+  /// One numeric conversion of `src` (of its own dtype) to `to`.
+  ExprId convert(DType to, ExprId src);
+  /// A matmul output element: `pairs` = L[i][0], R[0][j], L[i][1], R[1][j], ... in fold order;
+  /// `acc` is the accumulator dtype.
+  ExprId dot(DType acc, std::span<const ExprId> pairs);
+  /// A reduction's fold of `operands` in order.
+  ExprId reduce(arith::ReduceKind k, DType dt, std::span<const ExprId> operands);
+  /// The element of dtype `dt` read from bytes carrying `tags` (lowest address first).
+  ExprId fromBytes(DType dt, std::span<const ByteTag> tags);
+
+  DType dtypeOf(ExprId e) const { return nodes_[e].dtype; }
+  /// Distinct formulas so far (kPoison included).
+  size_t size() const { return nodes_.size(); }
+
+  /// The formula in readable form, e.g. "(a[3, 5] + b[3, 5]) * b[3, 5]"; past `maxChars`
+  /// characters the rest is elided with "...".
+  std::string text(ExprId e, size_t maxChars = 240) const;
+
+ private:
+  enum class Kind : uint8_t { Poison, Input, Const, Binary, Unary, Convert, Dot, Reduce, Reinterpret };
+  struct Node {
+    Kind kind = Kind::Poison;
+    DType dtype = DType::FP32;
+    uint8_t op = 0;        // the BinaryKind / UnaryKind / ReduceKind
+    uint32_t first = 0;    // operands_[first, first + count)
+    uint32_t count = 0;
+    uint64_t payload = 0;  // Const: bits; Input: (tensor << 48) | (row << 24) | col
+    uint64_t hash = 0;
+  };
+
+  ExprId intern(Kind kind, DType dt, uint8_t op, uint64_t payload, std::span<const uint32_t> operands);
+  bool same(const Node& n, Kind kind, DType dt, uint8_t op, uint64_t payload, std::span<const uint32_t> operands) const;
+  void grow();
+  void print(ExprId e, bool top, std::string& out, size_t maxChars) const;
+
+  std::vector<Node> nodes_;
+  std::vector<uint32_t> operands_;
+  struct Slot {
+    uint32_t hash = 0;  // the low half of the node's hash: most probes end here without touching the node
+    uint32_t id = 0;    // node id + 1; 0 = empty
+  };
+  std::vector<Slot> slots_;  // open addressing, linear probing, at most half full
+  std::vector<std::string> tensorNames_;
+  std::vector<uint32_t> scratch_;
+};
+
+/// The symbolic twins of interp/Arith.h's element kernels: same arguments, writing dst.sym from
+/// the operands' sym arrays through dst.pool. The numeric kernels call them when dst.sym is set;
+/// an operand without a sym array is then a harness bug (std::logic_error).
+namespace symbolic {
+void binary(arith::BinaryKind k, DType dt, arith::ConstElems lhs, arith::ConstElems rhs, arith::MutElems dst);
+void binaryScalar(arith::BinaryKind k, DType dt, arith::ConstElems lhs, uint64_t rhsBits, arith::MutElems dst);
+void unary(arith::UnaryKind k, DType dt, arith::ConstElems src, arith::MutElems dst);
+void convert(DType from, DType to, arith::ConstElems src, arith::MutElems dst);
+void matmul(DType operand, arith::ConstElems lhs, arith::ConstElems rhs, arith::MutElems dst);
+void rowReduce(arith::ReduceKind k, DType dt, arith::ConstElems src, arith::MutElems dst);
+void colReduce(arith::ReduceKind k, DType dt, arith::ConstElems src, arith::MutElems dst);
+}  // namespace symbolic
+
+}  // namespace ptodiff

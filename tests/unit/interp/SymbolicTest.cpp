@@ -1,0 +1,198 @@
+// The symbolic element domain (interp/Symbolic.h): hash-consing, the node rules (operand order,
+// poison absorbs, n-ary folds, byte reassembly), readable formulas, and symbolic runs of the Tile
+// interpreter: the numbers of a symbolic run are the numeric run's, and each output element's
+// formula is the one its program computes. Expected formulas are written by hand.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <bit>
+#include <vector>
+
+#include "interp/Arith.h"
+#include "interp/Symbolic.h"
+#include "interp/TileInterpreter.h"
+#include "tests/unit/interp/InterpTestSupport.h"
+
+namespace ptodiff {
+namespace {
+
+using arith::BinaryKind;
+using arith::ReduceKind;
+using arith::UnaryKind;
+using testing::compileProgram;
+using testing::fp32Tensor;
+using testing::kernelProgram;
+using testing::runProgram;
+
+TEST(ExprPool, EqualFormulasAreEqualIdsAndOperandOrderMatters) {
+  ExprPool pool;
+  const ExprId a = pool.input("a", DType::FP32, 3, 5), b = pool.input("b", DType::FP32, 3, 5);
+  EXPECT_EQ(a, pool.input("a", DType::FP32, 3, 5));
+  EXPECT_NE(a, pool.input("a", DType::FP32, 5, 3));
+  EXPECT_NE(a, pool.input("a", DType::FP16, 3, 5));  // the dtype is part of the symbol
+  const ExprId sum = pool.binary(BinaryKind::Add, DType::FP32, a, b);
+  EXPECT_EQ(sum, pool.binary(BinaryKind::Add, DType::FP32, a, b));
+  EXPECT_NE(sum, pool.binary(BinaryKind::Add, DType::FP32, b, a));  // no commuting: the lowering keeps order
+  EXPECT_NE(sum, pool.binary(BinaryKind::Sub, DType::FP32, a, b));
+  EXPECT_EQ(pool.constant(DType::FP32, 0x3F800000), pool.constant(DType::FP32, 0x3F800000));
+  EXPECT_NE(pool.constant(DType::FP32, 0x3F800000), pool.constant(DType::INT32, 0x3F800000));
+}
+
+TEST(ExprPool, PoisonAbsorbsEveryOperation) {
+  ExprPool pool;
+  const ExprId a = pool.input("a", DType::FP32, 0, 0);
+  const ExprId p = ExprPool::kPoison;
+  EXPECT_EQ(pool.binary(BinaryKind::Mul, DType::FP32, a, p), p);
+  EXPECT_EQ(pool.unary(UnaryKind::Exp, DType::FP32, p), p);
+  EXPECT_EQ(pool.convert(DType::FP16, p), p);
+  const std::array<ExprId, 4> pairs{a, a, p, a};
+  EXPECT_EQ(pool.dot(DType::FP32, pairs), p);
+  const std::array<ExprId, 2> fold{a, p};
+  EXPECT_EQ(pool.reduce(ReduceKind::Sum, DType::FP32, fold), p);
+  EXPECT_EQ(pool.text(p), "poison");
+}
+
+TEST(ExprPool, FormulasPrintReadably) {
+  ExprPool pool;
+  const ExprId a = pool.input("a", DType::FP32, 3, 5), b = pool.input("b", DType::FP32, 3, 5);
+  const ExprId e = pool.binary(BinaryKind::Mul, DType::FP32, pool.binary(BinaryKind::Add, DType::FP32, a, b), b);
+  EXPECT_EQ(pool.text(e), "(a[3, 5] + b[3, 5]) * b[3, 5]");
+  const ExprId m = pool.binary(BinaryKind::Max, DType::FP32, pool.unary(UnaryKind::Exp, DType::FP32, a),
+                               pool.constant(DType::FP32, std::bit_cast<uint32_t>(0.5f)));
+  EXPECT_EQ(pool.text(m), "maximum(exp(a[3, 5]), 0.5)");
+  EXPECT_EQ(pool.text(pool.convert(DType::FP16, m)), "fp16(maximum(exp(a[3, 5]), 0.5))");
+  const std::array<ExprId, 4> pairs{a, b, b, a};
+  EXPECT_EQ(pool.text(pool.dot(DType::FP32, pairs)), "dot(a[3, 5]*b[3, 5], b[3, 5]*a[3, 5])");
+  const std::array<ExprId, 3> fold{a, b, a};
+  EXPECT_EQ(pool.text(pool.reduce(ReduceKind::Max, DType::FP32, fold)), "max(a[3, 5], b[3, 5], a[3, 5])");
+  // A long formula is cut, not rendered in full.
+  ExprId chain = a;
+  for (int i = 0; i < 200; ++i) chain = pool.binary(BinaryKind::Add, DType::FP32, chain, b);
+  const std::string text = pool.text(chain, 60);
+  EXPECT_EQ(text.size(), 63u);
+  EXPECT_EQ(text.substr(60), "...");
+}
+
+TEST(ExprPool, FoldsOfOneElementAndSameDtypeConversionsAreTheElement) {
+  ExprPool pool;
+  const ExprId a = pool.input("a", DType::FP32, 0, 0);
+  const std::array<ExprId, 1> one{a};
+  EXPECT_EQ(pool.reduce(ReduceKind::Sum, DType::FP32, one), a);
+  EXPECT_EQ(pool.convert(DType::FP32, a), a);
+  EXPECT_NE(pool.convert(DType::BF16, a), a);
+}
+
+TEST(ExprPool, BytesInTheirOrderGiveTheirElementBackAndAnyOtherMixIsAReinterpretation) {
+  ExprPool pool;
+  const ExprId a = pool.input("a", DType::FP32, 0, 0), b = pool.input("b", DType::FP32, 0, 0);
+  const std::array<ByteTag, 4> whole{byteTag(a, 0), byteTag(a, 1), byteTag(a, 2), byteTag(a, 3)};
+  EXPECT_EQ(pool.fromBytes(DType::FP32, whole), a);
+  const ExprId asInt = pool.fromBytes(DType::INT32, whole);  // same bytes, another dtype
+  EXPECT_NE(asInt, a);
+  EXPECT_EQ(pool.dtypeOf(asInt), DType::INT32);
+  const std::array<ByteTag, 4> mixed{byteTag(a, 0), byteTag(a, 1), byteTag(b, 2), byteTag(b, 3)};
+  const ExprId m = pool.fromBytes(DType::FP32, mixed);
+  EXPECT_EQ(pool.text(m), "as_fp32(a[0, 0].byte0, a[0, 0].byte1, b[0, 0].byte2, b[0, 0].byte3)");
+  const std::array<ByteTag, 4> swapped{byteTag(a, 1), byteTag(a, 0), byteTag(a, 2), byteTag(a, 3)};
+  EXPECT_NE(pool.fromBytes(DType::FP32, swapped), a);
+  // Through a UINT8 view and back: each byte read alone is a one-byte reinterpretation; written
+  // back and read as FP32 again, the bytes are a's in order, so the formula is a's.
+  std::array<ByteTag, 4> viaBytes{};
+  for (int i = 0; i < 4; ++i) {
+    const std::array<ByteTag, 1> one{byteTag(a, i)};
+    viaBytes[static_cast<size_t>(i)] = byteTag(pool.fromBytes(DType::UINT8, one), 0);
+  }
+  EXPECT_EQ(pool.fromBytes(DType::FP32, viaBytes), a);
+  const std::array<ByteTag, 4> poisoned{byteTag(a, 0), byteTag(ExprPool::kPoison, 0), byteTag(a, 2), byteTag(a, 3)};
+  EXPECT_EQ(pool.fromBytes(DType::FP32, poisoned), ExprPool::kPoison);
+}
+
+// ---- symbolic runs of the Tile interpreter -------------------------------------------------------
+
+constexpr const char* kSignature =
+    "a: pl.Tensor[[16, 32], pl.FP32], b: pl.Tensor[[16, 32], pl.FP32], "
+    "out: pl.Out[pl.Tensor[[16, 32], pl.FP32]]) -> pl.Tensor[[16, 32], pl.FP32]";
+
+KernelArgs args16x32() {
+  KernelArgs args;
+  args.tensors["a"] = fp32Tensor(16, 32, [](int64_t r, int64_t c) { return float(r) - float(c) / 8.0f; });
+  args.tensors["b"] = fp32Tensor(16, 32, [](int64_t, int64_t c) { return float(c) * 0.25f + 1.0f; });
+  args.tensors["out"] = Tensor(DType::FP32, 16, 32);
+  return args;
+}
+
+TEST(SymbolicTileRun, NumbersEqualTheNumericRunAndEveryElementHasItsFormula) {
+  const Program p = compileProgram(kernelProgram(kSignature,
+                                                 "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+                                                 "        y = pl.tile.load(b, [0, 0], [16, 32])\n"
+                                                 "        s = pl.tile.add(x, y)\n"
+                                                 "        m = pl.tile.muls(s, 2.0)\n"
+                                                 "        e = pl.tile.maximum(m, y)\n"
+                                                 "        r = pl.tile.store(e, [0, 0], out)\n"
+                                                 "        return r\n"));
+  const RunResult numeric = runProgram(p, args16x32());
+  ExprPool pool;
+  RunConfig config;
+  config.symbols = &pool;
+  const RunResult symbolic = runProgram(p, args16x32(), config);
+  ASSERT_EQ(numeric.status, RunStatus::Ok);
+  ASSERT_EQ(symbolic.status, RunStatus::Ok);
+  const Tensor& n = numeric.final.tensors.at("out");
+  const Tensor& s = symbolic.final.tensors.at("out");
+  EXPECT_EQ(n.bytes, s.bytes);
+  EXPECT_EQ(n.poison, s.poison);
+  EXPECT_TRUE(n.sym.empty());
+  ASSERT_EQ(s.sym.size(), 512u);
+  EXPECT_EQ(pool.text(s.sym[3 * 32 + 5]), "maximum((a[3, 5] + b[3, 5]) * 2, b[3, 5])");
+  // Inputs keep their own symbols; an input nobody stores to is unchanged.
+  EXPECT_EQ(pool.text(symbolic.final.tensors.at("a").sym[7]), "a[0, 7]");
+}
+
+TEST(SymbolicTileRun, ViewsMoveFormulasWithTheirElementsAndPartialTilesLeaveTheRestUnwritten) {
+  // A transposed view of a window: out[r, c] of the stored 8 x 8 block is a[2 + c, 8 + r] + 1.
+  const Program p = compileProgram(kernelProgram(kSignature,
+                                                 "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+                                                 "        w = pl.tile.slice(x, [8, 8], [2, 8])\n"
+                                                 "        t = pl.tile.transpose_view(w)\n"
+                                                 "        s = pl.tile.adds(t, 1.0)\n"
+                                                 "        r = pl.tile.store(s, [0, 0], out)\n"
+                                                 "        return r\n"));
+  ExprPool pool;
+  RunConfig config;
+  config.symbols = &pool;
+  const RunResult run = runProgram(p, args16x32(), config);
+  ASSERT_EQ(run.status, RunStatus::Ok) << run.diagnostic.message;
+  const Tensor& out = run.final.tensors.at("out");
+  EXPECT_EQ(pool.text(out.sym[2 * 32 + 5]), "a[7, 10] + 1");
+  EXPECT_EQ(pool.text(out.sym[9 * 32 + 0]), "out[9, 0]");  // not written: the initial contents
+}
+
+TEST(SymbolicTileRun, ReductionsAndMatmulAreFoldsInTheirOrder) {
+  const Program p = compileProgram(
+      "import pypto.language as pl\n\n\n@pl.program\nclass t:\n"
+      "    @pl.function(type=pl.FunctionType.InCore)\n"
+      "    def kernel(self, a: pl.Tensor[[16, 16], pl.FP16], b: pl.Tensor[[16, 16], pl.FP16],\n"
+      "               out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:\n"
+      "        x = pl.tile.load(a, [0, 0], [16, 16], target_memory=pl.Mem.Mat)\n"
+      "        y = pl.tile.load(b, [0, 0], [16, 16], target_memory=pl.Mem.Mat)\n"
+      "        l = pl.tile.move(x, target_memory=pl.Mem.Left)\n"
+      "        r = pl.tile.move(y, target_memory=pl.Mem.Right)\n"
+      "        c = pl.tile.matmul(l, r)\n"
+      "        o = pl.tile.store(c, [0, 0], out)\n"
+      "        return o\n");
+  KernelArgs args;
+  args.tensors["a"] = testing::bitsTensor(DType::FP16, 16, 16, [](int64_t, int64_t) { return 0x3C00; });
+  args.tensors["b"] = testing::bitsTensor(DType::FP16, 16, 16, [](int64_t, int64_t) { return 0x3C00; });
+  args.tensors["out"] = Tensor(DType::FP32, 16, 16);
+  ExprPool pool;
+  RunConfig config;
+  config.symbols = &pool;
+  const RunResult run = runProgram(p, args, config);
+  ASSERT_EQ(run.status, RunStatus::Ok) << run.diagnostic.message;
+  const std::string text = pool.text(run.final.tensors.at("out").sym[1 * 16 + 2], 1000);
+  EXPECT_EQ(text.rfind("dot(a[1, 0]*b[0, 2], a[1, 1]*b[1, 2], a[1, 2]*b[2, 2], ", 0), 0u) << text;
+  EXPECT_NE(text.find("a[1, 15]*b[15, 2])"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace ptodiff
