@@ -447,9 +447,14 @@ class FunctionPlanner {
           switch (copy.kind) {
             case CopyKind::Move: emit(copy.name, moveCall(operand->name, t.space, loc)); break;
             case CopyKind::FreshScratch: {
+              // A tmp need only be Vec, of its source's dtype and at least its source's shape, so the
+              // scratch is an ND tile of the tmp's rows and its columns rounded up to whole 32-byte rows:
+              // a transposed tmp ([32, 12] FP32, DN) is no valid ND shape as it stands (fuzz seed 1,
+              // case 26569: tests/fuzz-regressions/row_reduce_transposed_tmp_scratch).
+              const int64_t perRow = std::max<int64_t>(1, 32 / dtypeSize(t.dtype));
               std::vector<ExprPtr> shape, args;
               shape.push_back(Expr::intLit(t.rows(), loc));
-              shape.push_back(Expr::intLit(t.cols(), loc));
+              shape.push_back(Expr::intLit((t.cols() + perRow - 1) / perRow * perRow, loc));
               args.push_back(Expr::list(std::move(shape), loc));
               args.push_back(Expr::dtypeRef(t.dtype, loc));
               args.push_back(Expr::spaceRef(MemSpace::Vec, loc));
