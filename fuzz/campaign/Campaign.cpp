@@ -74,6 +74,18 @@ class InFlightMark {
   int record_;
 };
 
+/// Generates case g into `slot`; the generator's message when it throws (the slot then holds no case).
+std::optional<std::string> generateInto(Slot& slot, uint64_t g, const CampaignConfig& config) {
+  try {
+    slot.generated = generateCase(caseSeed(config.seed, g), caseSize(g), config.gen);
+  } catch (const std::exception& e) {
+    slot.generatedOk = false;
+    return std::string(e.what());
+  }
+  slot.generatedOk = true;
+  return std::nullopt;
+}
+
 /// Generates and runs case g; never throws (a throw becomes a `crash` verdict of its stage). A
 /// case the supervisor decided is regenerated (when its generation did not die) but not run.
 void fillSlot(Slot& slot, uint64_t g, const CampaignConfig& config, const CampaignHooks& hooks, int record) {
@@ -86,22 +98,14 @@ void fillSlot(Slot& slot, uint64_t g, const CampaignConfig& config, const Campai
     slot.outcome.failures.push_back(decided->second);
     if (restart->notGenerated.count(g)) return;
     mark.enter(g, CasePhase::Generate);
-    try {
-      slot.generated = generateCase(caseSeed(config.seed, g), caseSize(g), config.gen);
-      slot.generatedOk = true;
-      slot.programHash = hashCase(slot.generated);
-    } catch (const std::exception&) {
-      slot.generatedOk = false;  // it generated before; keep the decided verdict regardless
-    }
+    // It generated before; a failure now keeps the decided verdict regardless.
+    if (!generateInto(slot, g, config)) slot.programHash = hashCase(slot.generated);
     return;
   }
   const auto t0 = Clock::now();
   mark.enter(g, CasePhase::Generate);
-  try {
-    slot.generated = generateCase(caseSeed(config.seed, g), caseSize(g), config.gen);
-    slot.generatedOk = true;
-  } catch (const std::exception& e) {
-    slot.outcome.failures.push_back({"crash", "", "generate", "", "", e.what(), 0});
+  if (const std::optional<std::string> error = generateInto(slot, g, config)) {
+    slot.outcome.failures.push_back({"crash", "", "generate", "", "", *error, 0});
     return;
   }
   slot.generationSeconds = secondsSince(t0);
