@@ -156,34 +156,36 @@ ExprId ExprPool::reduce(arith::ReduceKind k, DType dt, std::span<const ExprId> o
   return intern(Kind::Reduce, dt, static_cast<uint8_t>(k), 0, operands);
 }
 
+std::optional<ExprId> ExprPool::wholeElement(DType dt, std::span<const ByteTag> tags) const {
+  if (tags.empty() || static_cast<size_t>(dtypeSize(dt)) != tags.size()) return std::nullopt;
+  const ExprId e = tagExpr(tags[0]);
+  if (e != kPoison && nodes_[e].dtype != dt) return std::nullopt;
+  for (size_t b = 0; b < tags.size(); ++b)
+    if (tags[b] != byteTag(e, static_cast<int>(b))) return std::nullopt;
+  return e;
+}
+
 ExprId ExprPool::fromBytes(DType dt, std::span<const ByteTag> tags) {
-  // The common case first: the bytes of one element of this dtype, in order.
-  if (!tags.empty() && static_cast<size_t>(dtypeSize(dt)) == tags.size()) {
-    const ExprId e = tagExpr(tags[0]);
-    bool whole = nodes_[e].dtype == dt || e == kPoison;
-    for (size_t b = 0; whole && b < tags.size(); ++b) whole = tags[b] == byteTag(e, static_cast<int>(b));
-    if (whole) return e;
-  }
+  if (const std::optional<ExprId> e = wholeElement(dt, tags)) return *e;  // the common case, read as written
   // A byte written as part of a reinterpretation is the byte it was read from: a UINT8 view of an
   // FP32 tile written back and read as FP32 gives the FP32 formula again.
   scratch_.clear();
   for (ByteTag t : tags) {
-    ExprId e = tagExpr(t);
-    int byte = tagByte(t);
-    if (e == kPoison) return kPoison;
-    const Node& n = nodes_[e];
-    if (n.kind == Kind::Reinterpret && static_cast<uint32_t>(byte) * 2 + 1 < n.count) {
-      e = operands_[n.first + byte * 2];
-      byte = static_cast<int>(operands_[n.first + byte * 2 + 1]);
-    }
-    scratch_.push_back(e);
-    scratch_.push_back(static_cast<uint32_t>(byte));
+    if (tagExpr(t) == kPoison) return kPoison;
+    const Node& n = nodes_[tagExpr(t)];
+    const auto byte = static_cast<uint32_t>(tagByte(t));
+    const bool fromReinterpretation = n.kind == Kind::Reinterpret && byte * 2 + 1 < n.count;
+    scratch_.push_back(fromReinterpretation ? byteTag(operands_[n.first + byte * 2],
+                                                      static_cast<int>(operands_[n.first + byte * 2 + 1]))
+                                            : t);
   }
-  const ExprId first = scratch_.empty() ? kPoison : scratch_[0];
-  bool whole = !tags.empty() && dtypeOf(first) == dt && static_cast<size_t>(dtypeSize(dt)) == tags.size();
-  for (size_t b = 0; whole && b < tags.size(); ++b) whole = scratch_[2 * b] == first && scratch_[2 * b + 1] == b;
-  if (whole) return first;
-  const std::vector<uint32_t> operands = scratch_;  // intern may not see scratch_ change under it
+  if (const std::optional<ExprId> e = wholeElement(dt, scratch_)) return *e;
+  std::vector<uint32_t> operands;  // (expr, byte) per byte
+  operands.reserve(2 * scratch_.size());
+  for (ByteTag t : scratch_) {
+    operands.push_back(tagExpr(t));
+    operands.push_back(static_cast<uint32_t>(tagByte(t)));
+  }
   return intern(Kind::Reinterpret, dt, 0, 0, operands);
 }
 

@@ -25,6 +25,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -90,6 +91,8 @@ class ExprPool {
   bool same(const Node& n, Kind kind, DType dt, uint8_t op, uint64_t payload, std::span<const uint32_t> operands) const;
   void grow();
   void print(ExprId e, bool top, std::string& out, size_t maxChars) const;
+  /// The formula whose bytes 0..n-1 `tags` are, in order, when it has dtype `dt` (n its size).
+  std::optional<ExprId> wholeElement(DType dt, std::span<const ByteTag> tags) const;
 
   std::vector<Node> nodes_;
   std::vector<uint32_t> operands_;
@@ -99,7 +102,7 @@ class ExprPool {
   };
   std::vector<Slot> slots_;  // open addressing, linear probing, at most half full
   std::vector<std::string> tensorNames_;
-  std::vector<uint32_t> scratch_;
+  std::vector<ByteTag> scratch_;  // fromBytes' resolved tags
 };
 
 /// The symbolic twins of interp/Arith.h's element kernels: same arguments, writing dst.sym from

@@ -80,6 +80,7 @@ std::string located(const Diagnostic& d) {
 
 struct Comparison {
   std::optional<ElementDifference> uninit, sentinel, mismatch;
+  std::optional<ElementDifference> formula;  // equal bits, different formulas (a symbolic run's pool given)
 };
 
 void note(std::optional<ElementDifference>& slot, const std::string& tensor, const Tensor& t, int64_t index,
@@ -104,9 +105,11 @@ void note(std::optional<ElementDifference>& slot, const std::string& tensor, con
 /// semantics.md §7 for every Out/InOut tensor, in parameter order, row-major: an element the Tile
 /// run did not write must keep its initial bits and state (sentinel); a written, defined one must
 /// be defined (uninit) with the same bits (mismatch). Written poison cannot reach here: the Tile
-/// run is then invalid-program and nothing is compared.
+/// run is then invalid-program and nothing is compared. With the symbolic run's `pool` (issue 11), a
+/// written element with equal bits must also have the Tile run's formula (`formula`, with both
+/// formulas filled in).
 Comparison compareWithTileRun(const Function& kernel, const KernelArgs& initial, const KernelArgs& tile,
-                              const KernelArgs& actual) {
+                              const KernelArgs& actual, const ExprPool* pool) {
   Comparison c;
   for (const Param& p : kernel.params) {
     if (!isOutput(p)) continue;
@@ -115,6 +118,8 @@ Comparison compareWithTileRun(const Function& kernel, const KernelArgs& initial,
     const Tensor& ta = actual.tensors.at(p.name);
     if (ta.dtype != tt.dtype || ta.rows != tt.rows || ta.cols != tt.cols)
       throw std::logic_error("tensor \"" + p.name + "\" changed dtype or shape between runs");
+    if (pool && (tt.sym.size() != static_cast<size_t>(tt.elements()) || ta.sym.size() != tt.sym.size()))
+      throw std::logic_error("tensor \"" + p.name + "\" has no formulas after a symbolic run");
     // Element bytes are compared in place; bit patterns are decoded only for a difference.
     const size_t esize = static_cast<size_t>(tt.esize());
     auto sameBits = [esize](const Tensor& a, const Tensor& b, size_t k) {
@@ -130,45 +135,17 @@ Comparison compareWithTileRun(const Function& kernel, const KernelArgs& initial,
         note(c.uninit, p.name, tt, i, tt.bitsAt(i), ta.bitsAt(i), true);
       } else if (!sameBits(ta, tt, k)) {
         note(c.mismatch, p.name, tt, i, tt.bitsAt(i), ta.bitsAt(i), false);
+      } else if (pool && tt.sym[k] != ta.sym[k]) {
+        note(c.formula, p.name, tt, i, tt.bitsAt(i), ta.bitsAt(i), false);
       }
     }
+  }
+  if (c.formula) {
+    const int64_t k = c.formula->row * tile.tensors.at(c.formula->tensor).cols + c.formula->col;
+    c.formula->expectedFormula = pool->text(tile.tensors.at(c.formula->tensor).sym[static_cast<size_t>(k)]);
+    c.formula->actualFormula = pool->text(actual.tensors.at(c.formula->tensor).sym[static_cast<size_t>(k)]);
   }
   return c;
-}
-
-/// Issue 11 on the Out/InOut tensors the run wrote and left defined: the first element whose
-/// formula differs from the Tile run's, with how many elements of its tensor differ. Unwritten and
-/// poison elements are the numeric comparison's (sentinel, uninit) and are not looked at here.
-std::optional<ElementDifference> firstFormulaDifference(const Function& kernel, const KernelArgs& tile,
-                                                        const KernelArgs& actual, const ExprPool& pool) {
-  std::optional<ElementDifference> first;
-  for (const Param& p : kernel.params) {
-    if (!isOutput(p)) continue;
-    const Tensor& tt = tile.tensors.at(p.name);
-    const Tensor& ta = actual.tensors.at(p.name);
-    if (tt.sym.size() != static_cast<size_t>(tt.elements()) || ta.sym.size() != tt.sym.size())
-      throw std::logic_error("tensor \"" + p.name + "\" has no formulas after a symbolic run");
-    for (int64_t i = 0; i < tt.elements(); ++i) {
-      const auto k = static_cast<size_t>(i);
-      if (!tt.written[k] || ta.poison[k] || tt.sym[k] == ta.sym[k]) continue;
-      if (first) {
-        if (first->tensor == p.name) ++first->count;
-        continue;
-      }
-      ElementDifference d;
-      d.tensor = p.name;
-      d.dtype = tt.dtype;
-      d.row = i / tt.cols;
-      d.col = i % tt.cols;
-      d.expectedBits = tt.bitsAt(i);
-      d.actualBits = ta.bitsAt(i);
-      d.count = 1;
-      d.expectedFormula = pool.text(tt.sym[k]);
-      d.actualFormula = pool.text(ta.sym[k]);
-      first = std::move(d);
-    }
-  }
-  return first;
 }
 
 std::string where(const ElementDifference& d) {
@@ -464,7 +441,7 @@ void CaseRunner::judgePhysical(StageVerdict& v, const Attempt& a, const Program&
     v.detail = std::to_string(r.steps) + " steps; no reference: only the checkers judged";
     return;
   }
-  const Comparison c = compareWithTileRun(kernel, args_, *tileFinal_, r.final);
+  const Comparison c = compareWithTileRun(kernel, args_, *tileFinal_, r.final, symbols_.get());
   if (c.uninit) {
     v.kind = VerdictKind::Hazard;
     v.hazard = HazardKind::Uninit;
@@ -492,17 +469,14 @@ void CaseRunner::judgePhysical(StageVerdict& v, const Attempt& a, const Program&
     v.detail = "the " + v.stage + " run faults where the Tile run does not: " + located(d);
     return;
   }
-  if (symbols_) {
-    if (std::optional<ElementDifference> f = firstFormulaDifference(kernel, *tileFinal_, r.final, *symbols_)) {
-      v.kind = VerdictKind::SymbolicMismatch;
-      v.difference = f;
-      v.detail = formulaDetail(*f, v.stage);
-      return;
-    }
-    v.detail = std::to_string(r.steps) + " steps, outputs equal the Tile run's formula for formula";
+  if (c.formula) {
+    v.kind = VerdictKind::SymbolicMismatch;
+    v.difference = c.formula;
+    v.detail = formulaDetail(*c.formula, v.stage);
     return;
   }
-  v.detail = std::to_string(r.steps) + " steps, outputs equal the Tile run's";
+  v.detail = std::to_string(r.steps) + " steps, outputs equal the Tile run's" +
+             (symbols_ ? " formula for formula" : "");
 }
 
 /// C8: LowerTileToBuffer run again on its own output changes nothing.
@@ -778,6 +752,7 @@ void CaseRunner::runPlannersWithoutBufferIR() {
   if (!someBufferRun) return;
   DifferentialOptions off = o_;
   off.enableBufferIR = false;
+  off.symbolic = false;  // it shares this runner's pool (below) rather than taking one of its own
   off.expectSelected.reset();
   off.alsoWithoutBufferIR = false;
   CaseRunner tileOnly(in_, args_, off);
