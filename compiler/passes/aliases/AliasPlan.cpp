@@ -48,6 +48,15 @@ MemRef rebaseView(const MemRef& annotation, const MemRef& sourceBefore, const Me
   return out;
 }
 
+/// Whether value `slot` names its bytes through a slice (directly or under renames, reshapes and
+/// setters): a window, even one covering its whole parent, which an arithmetic result may not
+/// share storage with (W13).
+bool readsThroughWindow(const StorageFacts& facts, int slot) {
+  for (const TileValue* v = facts.value(slot); v && v->kind == ValueKind::View; v = facts.value(v->source))
+    if (v->call && v->call->kind == Expr::Kind::Call && opInfo(v->call->op).family == OpFamily::Slice) return true;
+  return false;
+}
+
 bool isElementwise(const Expr* call) {
   if (!call || call->kind != Expr::Kind::Call) return false;
   OpFamily f = opInfo(call->op).family;
@@ -401,7 +410,7 @@ class Materializer {
   /// A3/B3: lets the yielded value's producer write `target` directly when that is safe: a fresh
   /// producer of this region whose storage nothing else shares, no other read of `target` after it
   /// up to the yield (the yield's own operands included), and an in-place-safe elementwise op when it
-  /// reads `target` itself (exactly the whole window, same physical type).
+  /// reads `target` itself (exactly the whole window, same physical type, not through a slice: W13).
   bool retarget(int slot, const MemRef& target, const Block& region, int yieldPoint) {
     const TileValue* p = facts_.value(slot);
     if (!p || p->kind != ValueKind::Fresh || !directlyIn(region, p->stmt)) return false;
@@ -428,7 +437,7 @@ class Materializer {
       if (u.point > p->point) return false;
       const TileValue* operand = facts_.value(u.slot);
       if (!isElementwise(p->call) || !opInfo(p->call->op).effects.inPlaceSafe || !e || !(*e == target) ||
-          !samePhysicalTile(operand->type, p->type))
+          !samePhysicalTile(operand->type, p->type) || readsThroughWindow(facts_, u.slot))
         return false;
     }
     for (int s : state_.walked) {

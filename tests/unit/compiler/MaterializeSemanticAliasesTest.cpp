@@ -215,6 +215,23 @@ TEST(MaterializeSemanticAliases, RecipReadingTheCarryIsNotRetargetedOntoIt) {
   EXPECT_NE(out.find("acc2 = pl.yield_(acc_next)"), std::string::npos) << out;
 }
 
+// W13: a slice is a window even when it covers the whole carry, and an arithmetic result may not
+// take the storage of a window it reads, so abs of the slice keeps its own storage and a transfer
+// writes the carry (5-minute campaign of 2026-12-01, seed 2, case 22430: VerifyTileStorage [L9]).
+TEST(MaterializeSemanticAliases, ElementwiseOfAWholeCarrySliceIsNotRetargetedOntoIt) {
+  std::string out = afterMsa(
+      "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+      "        for i, (acc,) in pl.range(n, init_values=(x,)):\n"
+      "            w = pl.tile.slice(acc, [16, 32], [0, 0])\n"
+      "            acc1 = pl.tile.abs(w)\n"
+      "            acc2 = pl.yield_(acc1)\n"
+      "        o = pl.tile.store(acc2, [0, 0], out)\n"
+      "        return o\n");
+  EXPECT_NE(out.find("w: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_vec_0, 0, 2048)"), std::string::npos) << out;
+  EXPECT_NE(out.find("acc1: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_vec_1, 0, 2048)"), std::string::npos) << out;
+  EXPECT_NE(out.find("acc2 = pl.yield_(acc_next)"), std::string::npos) << out;
+}
+
 // L2: an observable input is copied before the loop, so zero trips still see it.
 TEST(MaterializeSemanticAliases, EntryCopyPrecedesTheLoop) {
   std::string out = afterMsa(
