@@ -110,9 +110,8 @@ std::optional<Hazard> checkPlacement(const Handle& h, const Target& target, std:
 std::vector<ByteRange> footprint(const Handle& h, int64_t r0, int64_t c0, int64_t rows, int64_t cols) {
   std::vector<ByteRange> ranges;
   const int64_t esize = h.esize();
-  for (int64_t r = r0; r < r0 + rows; ++r)
-    forEachContiguousRun(h, r, c0, cols,
-                         [&](int64_t, int64_t n, int64_t addr) { ranges.push_back({addr, addr + n * esize}); });
+  forEachRun(h, r0, c0, rows, cols,
+             [&](const ElementRun& run) { ranges.push_back({run.addr, run.addr + run.n * esize}); });
   std::sort(ranges.begin(), ranges.end(), [](const ByteRange& a, const ByteRange& b) { return a.begin < b.begin; });
   std::vector<ByteRange> merged;
   for (const ByteRange& r : ranges) {

@@ -42,7 +42,7 @@ struct HandleGeometry {
 int64_t elementByteOffset(const HandleGeometry& g, int64_t r, int64_t c);
 
 /// elementByteOffset with the formula chosen once per handle: loops that address every element
-/// of a row (interp/Machine.h, forEachContiguousRun) would otherwise re-derive the layout's
+/// of a region (interp/Machine.h, forEachRun) would otherwise re-derive the layout's
 /// addressing and box shape per element. Same results and the same logic_errors.
 class ElementAddressing {
  public:
@@ -66,6 +66,21 @@ class ElementAddressing {
       default: break;
     }
     return element * esize_;
+  }
+
+  /// Whether the elements adjacent in storage run down columns (DN, and ZN inside a box) rather
+  /// than along rows (ND, and NZ and ZZ inside a box).
+  bool columnMajor() const { return kind_ == AddressingKind::DN || kind_ == AddressingKind::ZN; }
+  /// How many elements from (r, c) on, along the adjacent axis (columnMajor()), lie at consecutive
+  /// addresses before the layout jumps: to the row's end (ND), the column's end (DN) or the box's
+  /// edge. Same preconditions as offset().
+  int64_t adjacentFrom(int64_t r, int64_t c) const {
+    switch (kind_.value_or(AddressingKind::ND)) {
+      case AddressingKind::ND: return g_.cols - c;
+      case AddressingKind::DN: return g_.rows - r;
+      case AddressingKind::ZN: return IR_ - r % IR_;
+      default: return IC_ - c % IC_;  // NZ, ZZ
+    }
   }
 
  private:

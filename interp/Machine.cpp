@@ -80,27 +80,30 @@ void Machine::requireInside(const Handle& h, int64_t r0, int64_t c0, int64_t row
 DenseElements Machine::gather(const Handle& h, int64_t r0, int64_t c0, int64_t rows, int64_t cols) const {
   requireInside(h, r0, c0, rows, cols, "gather");
   DenseElements out(h.dtype(), rows, cols, symbols_);
-  if (rows == 0 || cols == 0) return out;
   const int64_t esize = h.esize();
   const ByteArena& mem = arena(h.space);
-  std::vector<uint8_t> bytePoison;
+  std::vector<uint8_t> bytes, bytePoison;
   std::vector<ByteTag> tags;
-  for (int64_t r = 0; r < rows; ++r)
-    forEachContiguousRun(h, r0 + r, c0, cols, [&](int64_t c, int64_t n, int64_t addr) {
-      bytePoison.resize(static_cast<size_t>(n * esize));
-      mem.readWithPoison(addr, out.bitsAt(r, c - c0), bytePoison.data(), n * esize);
-      for (int64_t k = 0; k < n; ++k) {
-        const uint8_t* p = bytePoison.data() + k * esize;
-        out.poison[static_cast<size_t>(r * cols + c - c0 + k)] =
-            std::any_of(p, p + esize, [](uint8_t b) { return b != 0; }) ? 1 : 0;
-      }
-      if (!symbols_) return;
-      tags.resize(static_cast<size_t>(n * esize));
-      mem.readTags(addr, tags.data(), n * esize);
-      for (int64_t k = 0; k < n; ++k)
-        *out.symAt(r, c - c0 + k) =
+  forEachRun(h, r0, c0, rows, cols, [&](const ElementRun& run) {
+    const size_t n = static_cast<size_t>(run.n * esize);
+    bytePoison.resize(n);
+    // A row run lands in place; a column run is read whole, then spread down the column.
+    uint8_t* into = run.down ? (bytes.resize(n), bytes.data()) : out.bitsAt(run.r - r0, run.c - c0);
+    mem.readWithPoison(run.addr, into, bytePoison.data(), run.n * esize);
+    if (symbols_) {
+      tags.resize(n);
+      mem.readTags(run.addr, tags.data(), run.n * esize);
+    }
+    for (int64_t k = 0; k < run.n; ++k) {
+      const int64_t r = run.rowOf(k) - r0, c = run.colOf(k) - c0;
+      if (run.down) std::memcpy(out.bitsAt(r, c), into + k * esize, static_cast<size_t>(esize));
+      const uint8_t* p = bytePoison.data() + k * esize;
+      out.poison[static_cast<size_t>(r * cols + c)] = std::any_of(p, p + esize, [](uint8_t b) { return b != 0; }) ? 1 : 0;
+      if (symbols_)
+        *out.symAt(r, c) =
             symbols_->fromBytes(h.dtype(), std::span<const ByteTag>(tags.data() + k * esize, static_cast<size_t>(esize)));
-    });
+    }
+  });
   return out;
 }
 
@@ -112,26 +115,35 @@ void Machine::scatter(const Handle& h, int64_t r0, int64_t c0, const DenseElemen
     throw std::logic_error("Machine::scatter: numeric elements into symbolic storage, or the other way round");
   const int64_t esize = h.esize();
   ByteArena& mem = arena(h.space);
+  std::vector<uint8_t> bytes;
   std::vector<ByteTag> tags;
-  for (int64_t r = 0; r < src.rows; ++r)
-    forEachContiguousRun(h, r0 + r, c0, src.cols, [&](int64_t c, int64_t n, int64_t addr) {
-      if (symbols_) {
-        tags.resize(static_cast<size_t>(n * esize));
-        for (int64_t k = 0; k < n; ++k)
-          for (int64_t b = 0; b < esize; ++b)
-            tags[static_cast<size_t>(k * esize + b)] = byteTag(*src.symAt(r, c - c0 + k), static_cast<int>(b));
-        mem.writeTags(addr, tags.data(), n * esize);
-      }
-      // One write per stretch of equal poison state inside the run.
-      int64_t k = 0;
-      while (k < n) {
-        const bool p = src.poisonAt(r, c - c0 + k);
-        int64_t m = k + 1;
-        while (m < n && src.poisonAt(r, c - c0 + m) == p) ++m;
-        mem.write(addr + k * esize, src.bitsAt(r, c - c0 + k), (m - k) * esize, p, event);
-        k = m;
-      }
-    });
+  forEachRun(h, r0, c0, src.rows, src.cols, [&](const ElementRun& run) {
+    const int64_t r = run.r - r0, c = run.c - c0;
+    const uint8_t* from = src.bitsAt(r, c);
+    if (run.down) {  // gather the column into adjacent bytes first
+      bytes.resize(static_cast<size_t>(run.n * esize));
+      for (int64_t k = 0; k < run.n; ++k)
+        std::memcpy(bytes.data() + k * esize, src.bitsAt(r + k, c), static_cast<size_t>(esize));
+      from = bytes.data();
+    }
+    if (symbols_) {
+      tags.resize(static_cast<size_t>(run.n * esize));
+      for (int64_t k = 0; k < run.n; ++k)
+        for (int64_t b = 0; b < esize; ++b)
+          tags[static_cast<size_t>(k * esize + b)] =
+              byteTag(*src.symAt(run.rowOf(k) - r0, run.colOf(k) - c0), static_cast<int>(b));
+      mem.writeTags(run.addr, tags.data(), run.n * esize);
+    }
+    // One write per stretch of equal poison state inside the run.
+    auto poisonAt = [&](int64_t k) { return src.poisonAt(run.rowOf(k) - r0, run.colOf(k) - c0); };
+    for (int64_t k = 0; k < run.n;) {
+      const bool p = poisonAt(k);
+      int64_t m = k + 1;
+      while (m < run.n && poisonAt(m) == p) ++m;
+      mem.write(run.addr + k * esize, from + k * esize, (m - k) * esize, p, event);
+      k = m;
+    }
+  });
 }
 
 void Machine::poisonRegion(const Handle& h, int64_t r0, int64_t c0, int64_t rows, int64_t cols, uint32_t event) {

@@ -9,6 +9,7 @@
 // is; writing an element writes all of its bytes with its poison state and the op's event.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <map>
@@ -55,31 +56,38 @@ struct Handle {
   ByteRange span() const { return {base, base + handleSpanBytes(geom)}; }
 };
 
-/// Calls `run(c, n, address)` for each maximal run of elements c .. c+n-1 of row `r` (columns
-/// [c0, c0 + cols)) whose bytes are adjacent in the space: an ND row is one run, a boxed row one
-/// run per box row. Storage is then touched one contiguous range at a time, whatever the layout.
+/// `n` elements of a handle at consecutive addresses from `addr`: (r, c), (r, c + 1), ... along a
+/// row, or (r, c), (r + 1, c), ... down a column (`down`).
+struct ElementRun {
+  int64_t r = 0, c = 0, n = 0, addr = 0;
+  bool down = false;
+  int64_t rowOf(int64_t k) const { return down ? r + k : r; }
+  int64_t colOf(int64_t k) const { return down ? c : c + k; }
+};
+
+/// Calls `run(ElementRun)` for the runs of adjacent elements that tile the region rows x cols at
+/// (r0, c0): one per ND row, one per DN column, one per box row (NZ, ZZ) or box column (ZN)
+/// inside the region. Storage is then touched one contiguous range at a time, and the layout's
+/// formula is evaluated once per run, not per element.
 template <class Run>
-void forEachContiguousRun(const Handle& h, int64_t r, int64_t c0, int64_t cols, Run&& run) {
-  if (cols <= 0) return;
-  if (!h.boxed() && addressingOf(h.geom.layout) == AddressingKind::ND) {
-    run(c0, cols, h.byteAt(r, c0));  // an ND row is contiguous: one run, no per-element addressing
+void forEachRun(const Handle& h, int64_t r0, int64_t c0, int64_t rows, int64_t cols, Run&& run) {
+  if (rows <= 0 || cols <= 0) return;
+  const ElementAddressing addressing(h.geom);
+  if (addressing.columnMajor()) {
+    for (int64_t c = c0; c < c0 + cols; ++c)
+      for (int64_t r = r0; r < r0 + rows;) {
+        const int64_t n = std::min(addressing.adjacentFrom(r, c), r0 + rows - r);
+        run(ElementRun{r, c, n, h.base + addressing.offset(r, c), true});
+        r += n;
+      }
     return;
   }
-  const int64_t esize = h.esize();
-  const ElementAddressing addressing(h.geom);  // the formula once, not per element
-  int64_t start = c0, startAddr = h.base + addressing.offset(r, c0), n = 1;
-  for (int64_t c = c0 + 1; c < c0 + cols; ++c) {
-    const int64_t addr = h.base + addressing.offset(r, c);
-    if (addr == startAddr + n * esize) {
-      ++n;
-      continue;
+  for (int64_t r = r0; r < r0 + rows; ++r)
+    for (int64_t c = c0; c < c0 + cols;) {
+      const int64_t n = std::min(addressing.adjacentFrom(r, c), c0 + cols - c);
+      run(ElementRun{r, c, n, h.base + addressing.offset(r, c), false});
+      c += n;
     }
-    run(start, n, startAddr);
-    start = c;
-    startAddr = addr;
-    n = 1;
-  }
-  run(start, n, startAddr);
 }
 
 /// "Vec FP32 [16, 32] ND at 8192": a handle for messages.

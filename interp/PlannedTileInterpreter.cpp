@@ -198,24 +198,31 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
     const ByteArena& arena = machine_.arena(v.window.space);
     const int64_t esize = v.window.esize();
     std::vector<uint32_t> found;
-    for (int64_t r = r0; r < r0 + rows; ++r)
-      forEachContiguousRun(v.window, r, c0, cols, [&](int64_t c, int64_t n, int64_t addr) {
-        found.resize(static_cast<size_t>(n * esize));
-        arena.readEvents(addr, found.data(), n * esize);
-        const uint32_t* want = v.expected->data() + r * v.meta.cols + c;
-        for (int64_t k = 0; k < n; ++k) {
-          const uint32_t expected = want[k];
-          if (expected == ByteArena::kNoEvent) continue;
-          const uint32_t* bytes = found.data() + k * esize;
-          const uint32_t* other = std::find_if(bytes, bytes + esize, [&](uint32_t ev) { return ev != expected; });
-          if (other == bytes + esize) continue;
-          const int64_t at = addr + k * esize;
-          throwHazard(HazardKind::LiveClobber,
-                      "reads " + name + pairText(r, c + k) + " (" + std::string(memSpaceName(v.window.space)) +
-                          " bytes " + rangeText(at, at + esize) + "), overwritten by " + describeEvent(*other) +
-                          " after " + describeEvent(expected) + " wrote it; " + name + " is still live");
-        }
-      });
+    // The first clobbered element in row-major order is reported, whichever way the layout runs.
+    struct Clobber {
+      int64_t r, c, addr;
+      uint32_t expected, other;
+    };
+    std::optional<Clobber> first;
+    forEachRun(v.window, r0, c0, rows, cols, [&](const ElementRun& run) {
+      found.resize(static_cast<size_t>(run.n * esize));
+      arena.readEvents(run.addr, found.data(), run.n * esize);
+      for (int64_t k = 0; k < run.n; ++k) {
+        const int64_t r = run.rowOf(k), c = run.colOf(k);
+        const uint32_t expected = (*v.expected)[static_cast<size_t>(r * v.meta.cols + c)];
+        if (expected == ByteArena::kNoEvent) continue;
+        const uint32_t* bytes = found.data() + k * esize;
+        const uint32_t* other = std::find_if(bytes, bytes + esize, [&](uint32_t ev) { return ev != expected; });
+        if (other != bytes + esize && (!first || std::pair(r, c) < std::pair(first->r, first->c)))
+          first = Clobber{r, c, run.addr + k * esize, expected, *other};
+      }
+    });
+    if (!first) return;
+    throwHazard(HazardKind::LiveClobber,
+                "reads " + name + pairText(first->r, first->c) + " (" + std::string(memSpaceName(v.window.space)) +
+                    " bytes " + rangeText(first->addr, first->addr + esize) + "), overwritten by " +
+                    describeEvent(first->other) + " after " + describeEvent(first->expected) + " wrote it; " + name +
+                    " is still live");
   }
 
   /// The rows x cols region at (r0, c0) of `v` read from storage (checked live) as a value of
