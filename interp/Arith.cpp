@@ -273,13 +273,29 @@ typename Ops::Bits reduceStep(ReduceKind k, typename Ops::Bits acc, typename Ops
 
 // ---- matmul ----
 
-/// The fma fold with the NaN rule applied at every step (the host may propagate either NaN).
-float fmaStep(float l, float r, float acc) {
-  const float out = std::fma(l, r, acc);
-  if (out == out) return out;
+/// The NaN an fma step yields when its result is NaN: the host may propagate either operand's
+/// NaN, so the rule fixes it to the quiet NaN with the sign of the first NaN among l, r, acc.
+float fmaNaN(float l, float r, float acc) {
   const float nanSource = l != l ? l : r != r ? r : acc != acc ? acc : 0.0f;
   const uint32_t sign = (nanSource != nanSource && std::signbit(nanSource)) ? 0x80000000u : 0u;
   return std::bit_cast<float>(0x7FC00000u | sign);
+}
+
+// The FMA instruction where the host has it: std::fma is exactly rounded either way, so both
+// clones give the same bits; the default one calls libm's fmaf per step.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define PTODIFF_FMA_CLONES __attribute__((target_clones("fma", "default")))
+#else
+#define PTODIFF_FMA_CLONES
+#endif
+
+/// One step k of every column of a product row: acc[j] = fma(l, r[j], acc[j]), with the NaN
+/// rule. The columns are independent, so the loop vectorizes; each column still folds k in order.
+PTODIFF_FMA_CLONES void fmaRowStep(float l, const float* __restrict r, const float* __restrict acc,
+                                   float* __restrict next, int64_t n) {
+  for (int64_t j = 0; j < n; ++j) next[j] = std::fma(l, r[j], acc[j]);
+  for (int64_t j = 0; j < n; ++j)
+    if (next[j] != next[j]) next[j] = fmaNaN(l, r[j], acc[j]);
 }
 
 template <class Fmt>
@@ -293,19 +309,22 @@ std::vector<float> widenToFloat(ConstElems src) {
   return out;
 }
 
+/// Each output element is the fma fold over k = 0 .. K-1 in order from +0.0; the loops run k
+/// outside j so a whole row of accumulators advances one step at a time.
 template <class Fmt>
 void floatMatmul(ConstElems lhs, ConstElems rhs, MutElems dst) {
   const int64_t M = dst.rows, N = dst.cols, K = lhs.cols;
   const std::vector<float> a = widenToFloat<Fmt>(lhs);
   const std::vector<float> b = widenToFloat<Fmt>(rhs);
+  std::vector<float> acc(static_cast<size_t>(N)), next(static_cast<size_t>(N));
   for (int64_t i = 0; i < M; ++i) {
-    uint8_t* out = dst.data + i * dst.rowStride * 4;
-    for (int64_t j = 0; j < N; ++j) {
-      float acc = 0.0f;
-      for (int64_t k = 0; k < K; ++k)
-        acc = fmaStep(a[static_cast<size_t>(i * K + k)], b[static_cast<size_t>(k * N + j)], acc);
-      storeElem<uint32_t>(out, j, std::bit_cast<uint32_t>(acc));
+    std::fill(acc.begin(), acc.end(), 0.0f);
+    for (int64_t k = 0; k < K; ++k) {
+      fmaRowStep(a[static_cast<size_t>(i * K + k)], b.data() + k * N, acc.data(), next.data(), N);
+      acc.swap(next);
     }
+    uint8_t* out = dst.data + i * dst.rowStride * 4;
+    for (int64_t j = 0; j < N; ++j) storeElem<uint32_t>(out, j, std::bit_cast<uint32_t>(acc[static_cast<size_t>(j)]));
   }
 }
 

@@ -6,6 +6,7 @@
 #include "interp/Arith.h"
 
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
 
 #include <bit>
 #include <cmath>
@@ -288,6 +289,61 @@ TEST(ArithKernels, MatmulFoldsWithFmaInIncreasingK) {
   matmulKernel(DType::FP32, {reinterpret_cast<uint8_t*>(l2), 1, 3, 3}, {reinterpret_cast<uint8_t*>(r2), 3, 1, 1},
                {reinterpret_cast<uint8_t*>(out), 1, 1, 1});
   EXPECT_EQ(out[0], 0.0f);
+}
+
+// A NaN step yields the quiet NaN with the sign of the first NaN among lhs, rhs and the running
+// sum, whatever the host's fma propagates; 0 * inf makes a positive one. Rows wider than a vector
+// check that the wide loop applies the rule per column.
+TEST(ArithKernels, MatmulNaNStepsFollowTheRuleInEveryColumn) {
+  const float negNaN = std::bit_cast<float>(0xFFC00001u), inf = std::numeric_limits<float>::infinity();
+  constexpr int N = 19;
+  float lhs[2] = {negNaN, 1.0f}, rhs[2 * N], out[N];
+  for (int j = 0; j < N; ++j) {
+    rhs[j] = static_cast<float>(j);
+    rhs[N + j] = j % 3 == 0 ? std::bit_cast<float>(0x7FC00002u) : 1.0f;
+  }
+  matmulKernel(DType::FP32, {reinterpret_cast<uint8_t*>(lhs), 1, 2, 2}, {reinterpret_cast<uint8_t*>(rhs), 2, N, N},
+               {reinterpret_cast<uint8_t*>(out), 1, N, N});
+  // Step 0 takes lhs's negative NaN everywhere; in step 1 a positive NaN of rhs comes before the sum's.
+  for (int j = 0; j < N; ++j) EXPECT_EQ(std::bit_cast<uint32_t>(out[j]), j % 3 == 0 ? 0x7FC00000u : 0xFFC00000u) << j;
+  float l2[2] = {0.0f, 1.0f}, r2[2 * N];
+  for (int j = 0; j < N; ++j) {
+    r2[j] = j == 7 ? inf : 1.0f;
+    r2[N + j] = j == 7 ? -2.0f : std::bit_cast<float>(0xFFC00003u);
+  }
+  matmulKernel(DType::FP32, {reinterpret_cast<uint8_t*>(l2), 1, 2, 2}, {reinterpret_cast<uint8_t*>(r2), 2, N, N},
+               {reinterpret_cast<uint8_t*>(out), 1, N, N});
+  for (int j = 0; j < N; ++j)
+    EXPECT_EQ(std::bit_cast<uint32_t>(out[j]), j == 7 ? 0x7FC00000u : 0xFFC00000u) << j;
+}
+
+// The product is, element by element, the scalar fma fold over k in order (the kernel advances a
+// whole row of sums per step; this law pins it to the per-element definition).
+RC_GTEST_PROP(ArithKernels, MatmulEqualsTheScalarFmaFold, ()) {
+  const int M = *rc::gen::inRange(1, 5), K = *rc::gen::inRange(1, 9), N = *rc::gen::inRange(1, 41);
+  const auto value = rc::gen::oneOf(rc::gen::map(rc::gen::inRange(-1000, 1000), [](int v) { return v / 7.0f; }),
+                                    rc::gen::element(0.0f, -0.0f, std::numeric_limits<float>::infinity(),
+                                                     -std::numeric_limits<float>::infinity(), 1e30f, -1e-30f));
+  const std::vector<float> a = *rc::gen::container<std::vector<float>>(M * K, value);
+  const std::vector<float> b = *rc::gen::container<std::vector<float>>(K * N, value);
+  std::vector<float> out(static_cast<size_t>(M * N));
+  matmulKernel(DType::FP32, {reinterpret_cast<const uint8_t*>(a.data()), M, K, K},
+               {reinterpret_cast<const uint8_t*>(b.data()), K, N, N}, {reinterpret_cast<uint8_t*>(out.data()), M, N, N});
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      float acc = 0.0f;
+      for (int k = 0; k < K; ++k) {
+        const float l = a[static_cast<size_t>(i * K + k)], r = b[static_cast<size_t>(k * N + j)];
+        const float next = std::fma(l, r, acc);
+        if (next == next) {
+          acc = next;
+          continue;
+        }
+        const float source = l != l ? l : r != r ? r : acc != acc ? acc : 0.0f;
+        acc = std::bit_cast<float>(0x7FC00000u | (source != source && std::signbit(source) ? 0x80000000u : 0u));
+      }
+      RC_ASSERT(std::bit_cast<uint32_t>(out[static_cast<size_t>(i * N + j)]) == std::bit_cast<uint32_t>(acc));
+    }
 }
 
 TEST(ArithKernels, MatmulConvertsFp16AndInt8OperandsExactly) {
