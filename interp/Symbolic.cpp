@@ -146,8 +146,23 @@ ExprId ExprPool::convert(DType to, ExprId src) {
 }
 
 ExprId ExprPool::dot(DType acc, std::span<const ExprId> pairs) {
-  if (std::find(pairs.begin(), pairs.end(), kPoison) != pairs.end()) return kPoison;
-  return intern(Kind::Dot, acc, 0, 0, pairs);
+  std::vector<ExprId> lhs, rhs;
+  for (size_t k = 0; k + 1 < pairs.size(); k += 2) {
+    lhs.push_back(pairs[k]);
+    rhs.push_back(pairs[k + 1]);
+  }
+  return dotOfVectors(acc, vector(lhs), vector(rhs));
+}
+
+ExprId ExprPool::vector(std::span<const ExprId> elements) {
+  if (std::find(elements.begin(), elements.end(), kPoison) != elements.end()) return kPoison;
+  return intern(Kind::Vector, DType::FP32, 0, 0, elements);
+}
+
+ExprId ExprPool::dotOfVectors(DType acc, ExprId lhsRow, ExprId rhsColumn) {
+  if (lhsRow == kPoison || rhsColumn == kPoison) return kPoison;
+  const uint32_t ops[2] = {lhsRow, rhsColumn};
+  return intern(Kind::Dot, acc, 0, 0, ops);
 }
 
 ExprId ExprPool::reduce(arith::ReduceKind k, DType dt, std::span<const ExprId> operands) {
@@ -239,15 +254,20 @@ void ExprPool::print(ExprId e, bool top, std::string& out, size_t maxChars) cons
     case Kind::Convert:
       list(lowerName(dtypeName(n.dtype)), 0, [&](uint32_t i) { print(operand(i), true, out, maxChars); });
       return;
-    case Kind::Dot:
+    case Kind::Dot: {
+      const Node &lhs = nodes_[operand(0)], &rhs = nodes_[operand(1)];
       out += "dot(";
-      for (uint32_t i = 0; i + 1 < n.count && out.size() <= maxChars; i += 2) {
-        if (i > 0) out += ", ";
-        print(operand(i), false, out, maxChars);
+      for (uint32_t k = 0; k < lhs.count && k < rhs.count && out.size() <= maxChars; ++k) {
+        if (k > 0) out += ", ";
+        print(operands_[lhs.first + k], false, out, maxChars);
         out += '*';
-        print(operand(i + 1), false, out, maxChars);
+        print(operands_[rhs.first + k], false, out, maxChars);
       }
       out += ')';
+      return;
+    }
+    case Kind::Vector:
+      list("", 0, [&](uint32_t i) { print(operand(i), true, out, maxChars); });
       return;
     case Kind::Reduce:
       list(reduceName(static_cast<arith::ReduceKind>(n.op)), 0, [&](uint32_t i) { print(operand(i), true, out, maxChars); });
@@ -309,15 +329,20 @@ void matmul(DType operand, arith::ConstElems lhs, arith::ConstElems rhs, arith::
   requireSymbolic(lhs, dst, "matmul");
   requireSymbolic(rhs, dst, "matmul");
   const DType acc = arith::accumulatorDType(operand);
-  std::vector<ExprId> pairs(static_cast<size_t>(2 * lhs.cols));
+  const int64_t K = lhs.cols;
+  std::vector<ExprId> scratch(static_cast<size_t>(K));
+  std::vector<ExprId> rows(static_cast<size_t>(dst.rows)), columns(static_cast<size_t>(dst.cols));
+  for (int64_t i = 0; i < dst.rows; ++i) {
+    for (int64_t k = 0; k < K; ++k) scratch[static_cast<size_t>(k)] = symAt(lhs, i, k);
+    rows[static_cast<size_t>(i)] = dst.pool->vector(scratch);
+  }
+  for (int64_t j = 0; j < dst.cols; ++j) {
+    for (int64_t k = 0; k < K; ++k) scratch[static_cast<size_t>(k)] = symAt(rhs, k, j);
+    columns[static_cast<size_t>(j)] = dst.pool->vector(scratch);
+  }
   for (int64_t i = 0; i < dst.rows; ++i)
-    for (int64_t j = 0; j < dst.cols; ++j) {
-      for (int64_t k = 0; k < lhs.cols; ++k) {
-        pairs[static_cast<size_t>(2 * k)] = symAt(lhs, i, k);
-        pairs[static_cast<size_t>(2 * k + 1)] = symAt(rhs, k, j);
-      }
-      symAt(dst, i, j) = dst.pool->dot(acc, pairs);
-    }
+    for (int64_t j = 0; j < dst.cols; ++j)
+      symAt(dst, i, j) = dst.pool->dotOfVectors(acc, rows[static_cast<size_t>(i)], columns[static_cast<size_t>(j)]);
 }
 
 void rowReduce(arith::ReduceKind k, DType dt, arith::ConstElems src, arith::MutElems dst) {

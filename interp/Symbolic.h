@@ -62,6 +62,11 @@ class ExprPool {
   /// A matmul output element: `pairs` = L[i][0], R[0][j], L[i][1], R[1][j], ... in fold order;
   /// `acc` is the accumulator dtype.
   ExprId dot(DType acc, std::span<const ExprId> pairs);
+  /// The operand rows and columns of dot(): a matmul's M x N elements share M row and N column
+  /// vectors, so each element costs one two-operand node instead of 2K operands. vector(lhs) and
+  /// vector(rhs) are what dotOfVectors takes; equal vectors are equal ids, so dots compare as before.
+  ExprId vector(std::span<const ExprId> elements);
+  ExprId dotOfVectors(DType acc, ExprId lhsRow, ExprId rhsColumn);
   /// A reduction's fold of `operands` in order.
   ExprId reduce(arith::ReduceKind k, DType dt, std::span<const ExprId> operands);
   /// The element of dtype `dt` read from bytes carrying `tags` (lowest address first).
@@ -76,7 +81,7 @@ class ExprPool {
   std::string text(ExprId e, size_t maxChars = 240) const;
 
  private:
-  enum class Kind : uint8_t { Poison, Input, Const, Binary, Unary, Convert, Dot, Reduce, Reinterpret };
+  enum class Kind : uint8_t { Poison, Input, Const, Binary, Unary, Convert, Dot, Reduce, Reinterpret, Vector };
   struct Node {
     Kind kind = Kind::Poison;
     DType dtype = DType::FP32;
