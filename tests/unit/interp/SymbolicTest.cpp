@@ -52,6 +52,24 @@ TEST(ExprPool, PoisonAbsorbsEveryOperation) {
   EXPECT_EQ(pool.text(p), "poison");
 }
 
+// A dot is its two operand vectors: the same pairs give the same id however it is built, and
+// changing one pair (or swapping the sides) gives another.
+TEST(ExprPool, DotsAreEqualExactlyWhenTheirPairsAre) {
+  ExprPool pool;
+  const ExprId a = pool.input("a", DType::FP32, 0, 0), b = pool.input("b", DType::FP32, 0, 0);
+  const ExprId c = pool.input("c", DType::FP32, 1, 0);
+  const std::array<ExprId, 4> pairs{a, b, c, a};
+  const std::array<ExprId, 2> row{a, c}, column{b, a};
+  const ExprId d = pool.dot(DType::FP32, pairs);
+  EXPECT_EQ(pool.dotOfVectors(DType::FP32, pool.vector(row), pool.vector(column)), d);
+  EXPECT_NE(pool.dotOfVectors(DType::FP32, pool.vector(column), pool.vector(row)), d);
+  const std::array<ExprId, 4> other{a, b, c, c};
+  EXPECT_NE(pool.dot(DType::FP32, other), d);
+  EXPECT_NE(pool.dot(DType::INT32, pairs), d);
+  const std::array<ExprId, 2> poisoned{a, ExprPool::kPoison};
+  EXPECT_EQ(pool.dotOfVectors(DType::FP32, pool.vector(row), pool.vector(poisoned)), ExprPool::kPoison);
+}
+
 TEST(ExprPool, FormulasPrintReadably) {
   ExprPool pool;
   const ExprId a = pool.input("a", DType::FP32, 3, 5), b = pool.input("b", DType::FP32, 3, 5);
