@@ -79,12 +79,9 @@ Launch bindKernelArgs(const std::string& file, const Function& kernel, const Ker
       t.writer.assign(static_cast<size_t>(t.tensor.elements()), -1);
       t.tensor.sym.clear();
       if (symbols) {
-        t.tensor.sym.resize(static_cast<size_t>(t.tensor.elements()));
-        for (int64_t i = 0; i < t.tensor.elements(); ++i)
-          t.tensor.sym[static_cast<size_t>(i)] = t.tensor.poison[static_cast<size_t>(i)]
-                                                     ? ExprPool::kPoison
-                                                     : symbols->input(p.name, t.tensor.dtype, i / t.tensor.cols,
-                                                                      i % t.tensor.cols);
+        t.tensor.sym = symbols->inputs(p.name, t.tensor.dtype, t.tensor.rows, t.tensor.cols);
+        for (size_t i = 0; i < t.tensor.sym.size(); ++i)
+          if (t.tensor.poison[i]) t.tensor.sym[i] = ExprPool::kPoison;
       }
       launch.params.push_back(BoundParam{static_cast<int>(launch.gm.size()), {}});
       launch.gm.push_back(std::move(t));

@@ -68,6 +68,7 @@ void ExprPool::clear() {
   operands_.clear();
   std::fill(slots_.begin(), slots_.end(), Slot{});
   tensorNames_.clear();
+  inputTensors_.clear();
 }
 
 bool ExprPool::same(const Node& n, Kind kind, DType dt, uint8_t op, uint64_t payload,
@@ -123,6 +124,16 @@ ExprId ExprPool::input(std::string_view tensor, DType dt, int64_t row, int64_t c
   if (name >= (1u << 16) || row < 0 || col < 0 || row >= (1 << 24) || col >= (1 << 24))
     throw std::length_error("ExprPool: a symbolic input beyond 2^16 tensors or 2^24 rows or columns");
   return intern(Kind::Input, dt, 0, (name << 48) | (static_cast<uint64_t>(row) << 24) | static_cast<uint64_t>(col), {});
+}
+
+const std::vector<ExprId>& ExprPool::inputs(std::string_view tensor, DType dt, int64_t rows, int64_t cols) {
+  for (const InputTensor& t : inputTensors_)
+    if (t.name == tensor && t.dtype == dt && t.rows == rows && t.cols == cols) return t.ids;
+  std::vector<ExprId> ids(static_cast<size_t>(rows * cols));
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) ids[static_cast<size_t>(r * cols + c)] = input(tensor, dt, r, c);
+  inputTensors_.push_back(InputTensor{std::string(tensor), dt, rows, cols, std::move(ids)});
+  return inputTensors_.back().ids;
 }
 
 ExprId ExprPool::constant(DType dt, uint64_t bits) { return intern(Kind::Const, dt, 0, bits, {}); }

@@ -54,6 +54,9 @@ class ExprPool {
 
   /// Element (row, col) of the initial contents of GM tensor `tensor` (a fresh symbol).
   ExprId input(std::string_view tensor, DType dt, int64_t row, int64_t col);
+  /// input() of every element of a rows x cols tensor, row-major. Remembered until clear(): every
+  /// run of a case binds the same inputs again.
+  const std::vector<ExprId>& inputs(std::string_view tensor, DType dt, int64_t rows, int64_t cols);
   ExprId constant(DType dt, uint64_t bits);
   ExprId binary(arith::BinaryKind k, DType dt, ExprId lhs, ExprId rhs);
   ExprId unary(arith::UnaryKind k, DType dt, ExprId src);
@@ -107,6 +110,13 @@ class ExprPool {
   };
   std::vector<Slot> slots_;  // open addressing, linear probing, at most half full
   std::vector<std::string> tensorNames_;
+  struct InputTensor {
+    std::string name;
+    DType dtype;
+    int64_t rows, cols;
+    std::vector<ExprId> ids;
+  };
+  std::vector<InputTensor> inputTensors_;  // inputs()' memo (a kernel has a few tensors)
   std::vector<ByteTag> scratch_;  // fromBytes' resolved tags
 };
 

@@ -315,6 +315,10 @@ class CaseRunner {
   }
 
   void runTileAndOracle(const Program& program, const Function& kernel);
+  void keepOutputs(const std::string& name, const KernelArgs& final) {
+    ++report_.runs;
+    if (o_.keepOutputs) report_.outputs.push_back({name, final});
+  }
   void judgePhysical(StageVerdict& v, const Attempt& a, const Program& program, const Function& kernel,
                      const std::string& outputsName);
   void runPlanner(Planner planner);
@@ -361,7 +365,7 @@ void CaseRunner::runTileAndOracle(const Program& program, const Function& kernel
     return;
   }
   const RunResult& r = *a.result;
-  report_.outputs.push_back({"tile", r.final});
+  keepOutputs("tile", r.final);
   if (r.status != RunStatus::Ok) {
     switch (r.status) {
       case RunStatus::InvalidProgram: tile.kind = VerdictKind::InvalidProgram; break;
@@ -423,7 +427,7 @@ void CaseRunner::judgePhysical(StageVerdict& v, const Attempt& a, const Program&
     return;
   }
   const RunResult& r = *a.result;
-  report_.outputs.push_back({outputsName, r.final});
+  keepOutputs(outputsName, r.final);
   Diagnostic d = r.diagnostic;
   if (d.file.empty()) d.file = fileOf(program);
   auto fromRun = [&](VerdictKind k) {
@@ -700,26 +704,26 @@ DifferentialReport CaseRunner::run() {
     StageVerdict buffer = row("buffer", std::nullopt);
     if (in_.reference && !tileFinal_) {
       skip(std::move(buffer), "not run: the reference's Tile run did not pass");
-      return report_;
+      return std::move(report_);
     }
     const RunConfig cfg = config(std::nullopt, addressedAsWritten(allocFormsOf(kernel).mixed(), o_));
     Attempt a = attempt([&] { return runBufferKernel(program, kernel, args_, cfg); });
     judgePhysical(buffer, a, program, kernel, "buffer");
     report_.verdicts.push_back(std::move(buffer));
-    return report_;
+    return std::move(report_);
   }
   runTileAndOracle(program, kernel);
   if (isPlannedTileKernel(kernel)) {  // a planned file: its value run against its planned run
     StageVerdict planned = row("planned", std::nullopt);
     if (!tileFinal_) {
       skip(std::move(planned), "not run: the Tile run did not pass");
-      return report_;
+      return std::move(report_);
     }
     const RunConfig cfg = config(std::nullopt, addressedAsWritten(rootFormsOf(kernel).mixed(), o_));
     Attempt a = attempt([&] { return runPlannedTileKernel(program, kernel, args_, cfg); });
     judgePhysical(planned, a, program, kernel, "planned");
     report_.verdicts.push_back(std::move(planned));
-    return report_;
+    return std::move(report_);
   }
   for (Planner p : o_.planners) {
     if (!tileFinal_) {
@@ -730,7 +734,7 @@ DifferentialReport CaseRunner::run() {
     runPlanner(p);
   }
   if (o_.alsoWithoutBufferIR && o_.enableBufferIR && tileFinal_) runPlannersWithoutBufferIR();
-  return report_;
+  return std::move(report_);
 }
 
 SelectionReason CaseRunner::firstSelectionReason(Planner planner) const {
@@ -769,6 +773,7 @@ void CaseRunner::runPlannersWithoutBufferIR() {
     out.name += "-no-buffer-ir";
     report_.outputs.push_back(std::move(out));
   }
+  report_.runs += tileOnly.report_.runs;
 }
 
 uint64_t orderedKey(uint64_t bits, int width) {

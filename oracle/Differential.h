@@ -138,6 +138,9 @@ struct DifferentialOptions {
   /// run's numerically must equal them formula for formula too; else the row is symbolic-mismatch
   /// with the first differing element's two formulas. The numbers are unchanged.
   bool symbolic = false;
+  /// Whether DifferentialReport::outputs keeps every run's final tensors (--save-outputs, the
+  /// report's JSON); a campaign only counts the runs and skips the copies.
+  bool keepOutputs = true;
 };
 
 /// What the case runs on. `program`/`kernel` is the file as given: a Tile program (full flow), a
@@ -159,7 +162,8 @@ struct RunOutputs {
 
 struct DifferentialReport {
   std::vector<StageVerdict> verdicts;  // table order: tile, oracle, then per planner planned, buffer
-  std::vector<RunOutputs> outputs;     // every run that produced outputs, in run order
+  std::vector<RunOutputs> outputs;     // every run that produced outputs, in run order (keepOutputs)
+  int64_t runs = 0;                    // interpreter runs that produced outputs (kept or not)
 
   /// The first failing kind of DESIGN.md's order over all rows (Pass when none fails).
   VerdictKind overall() const;

@@ -185,6 +185,7 @@ CaseOutcome runDifferentialCase(const Program& program, const std::vector<CaseSp
     }
     oracle::DifferentialOptions options = differentialOptionsFor(spec, stepBudget);
     options.lowerings = &lowerings;
+    options.keepOutputs = false;  // the campaign counts runs; it never saves their tensors
     try {
       KernelArgs args;
       {
@@ -203,7 +204,7 @@ CaseOutcome runDifferentialCase(const Program& program, const std::vector<CaseSp
         rest -= seconds;
       }
       outcome.phaseSeconds["differential"] += std::max(rest, 0.0);
-      outcome.interpreterRuns += report.outputs.size();
+      outcome.interpreterRuns += report.runs;
       for (const oracle::StageVerdict& v : report.verdicts) {
         if (!v.failed()) continue;
         Verdict out{std::string(oracle::verdictKindName(v.kind)),
