@@ -37,10 +37,29 @@ uint8_t ByteArena::garbageByte(uint64_t seed, MemSpace space, int64_t addr) {
   return static_cast<uint8_t>(word >> ((addr & 7) * 8));
 }
 
+std::vector<std::unique_ptr<ByteArena::Page>>& ByteArena::sparePages() {
+  thread_local std::vector<std::unique_ptr<Page>> spare;
+  return spare;
+}
+
+ByteArena::~ByteArena() {
+  constexpr size_t kKeptPages = 256;  // 6 MiB of numeric pages per thread at most
+  std::vector<std::unique_ptr<Page>>& spare = sparePages();
+  for (std::unique_ptr<Page>& p : pages_)
+    if (p && spare.size() < kKeptPages) spare.push_back(std::move(p));
+}
+
 ByteArena::Page& ByteArena::page(int64_t addr) {
   auto& slot = pages_[static_cast<size_t>(addr / kPageBytes)];
   if (!slot) {
-    slot = std::make_unique<Page>();
+    // Every field is set below, so a page of an earlier arena is as good as a new one.
+    std::vector<std::unique_ptr<Page>>& spare = sparePages();
+    if (spare.empty()) {
+      slot = std::make_unique<Page>();
+    } else {
+      slot = std::move(spare.back());
+      spare.pop_back();
+    }
     const int64_t base = addr / kPageBytes * kPageBytes;
     // garbageByte's bytes, one hash per aligned 8-byte group (pages are 8-byte aligned).
     static_assert(kPageBytes % 8 == 0);
@@ -51,7 +70,12 @@ ByteArena::Page& ByteArena::page(int64_t addr) {
     }
     slot->poison.fill(1);
     slot->event.fill(kNoEvent);
-    if (symbolic_) slot->tags = std::make_unique<std::array<uint64_t, kPageBytes>>();  // zeroed: poison
+    if (!symbolic_)
+      slot->tags.reset();
+    else if (!slot->tags)
+      slot->tags = std::make_unique<std::array<uint64_t, kPageBytes>>();  // zeroed: poison
+    else
+      slot->tags->fill(0);
   }
   return *slot;
 }

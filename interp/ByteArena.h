@@ -25,6 +25,9 @@ class ByteArena {
   static constexpr uint32_t kNoEvent = 0;
 
   ByteArena(MemSpace space, int64_t capacity, uint64_t seed, bool symbolic = false);
+  ~ByteArena();
+  ByteArena(const ByteArena&) = delete;
+  ByteArena& operator=(const ByteArena&) = delete;
 
   MemSpace space() const { return space_; }
   int64_t capacity() const { return capacity_; }
@@ -65,6 +68,9 @@ class ByteArena {
     std::unique_ptr<std::array<uint64_t, kPageBytes>> tags;  // symbolic arenas only
   };
   Page& page(int64_t addr);
+  /// Pages of arenas destroyed on this thread, for the next arena's first touches: a campaign
+  /// makes a few arenas per run, and fresh pages cost an allocation and page faults each.
+  static std::vector<std::unique_ptr<Page>>& sparePages();
   const Page* pageIfPresent(int64_t addr) const;
 
   MemSpace space_;

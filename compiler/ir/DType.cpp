@@ -18,16 +18,6 @@ std::optional<Enum> lookupName(const std::array<std::string_view, N>& names, std
 }
 }  // namespace
 
-int dtypeSize(DType t) {
-  switch (t) {
-    case DType::FP16: case DType::BF16: return 2;
-    case DType::FP32: case DType::INT32: return 4;
-    case DType::INT8: case DType::UINT8: case DType::BOOL: return 1;
-    case DType::INT64: case DType::INDEX: return 8;
-  }
-  return 0;
-}
-
 bool isFloat(DType t) { return t == DType::FP16 || t == DType::BF16 || t == DType::FP32; }
 
 bool isInteger(DType t) {

@@ -13,8 +13,16 @@ namespace ptodiff {
 
 enum class DType : uint8_t { FP16, BF16, FP32, INT8, UINT8, INT32, INT64, INDEX, BOOL };
 
-/// Bytes per element; BOOL is stored as one byte.
-int dtypeSize(DType t);
+/// Bytes per element; BOOL is stored as one byte. Inline: the interpreters ask per element.
+constexpr int dtypeSize(DType t) {
+  switch (t) {
+    case DType::FP16: case DType::BF16: return 2;
+    case DType::FP32: case DType::INT32: return 4;
+    case DType::INT8: case DType::UINT8: case DType::BOOL: return 1;
+    case DType::INT64: case DType::INDEX: return 8;
+  }
+  return 0;
+}
 bool isFloat(DType t);
 bool isInteger(DType t);  // INT8, UINT8, INT32, INT64, INDEX
 /// Scalar dtypes a `pl.Scalar[...]` or scalar expression may have.
