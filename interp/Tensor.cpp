@@ -10,16 +10,6 @@ bool Tensor::anyPoison() const {
   return false;
 }
 
-uint64_t Tensor::bitsAt(int64_t index) const {
-  uint64_t v = 0;
-  std::memcpy(&v, bytes.data() + index * esize(), static_cast<size_t>(esize()));  // little-endian host
-  return v;
-}
-
-void Tensor::setBitsAt(int64_t index, uint64_t bits) {
-  std::memcpy(bytes.data() + index * esize(), &bits, static_cast<size_t>(esize()));
-}
-
 void Tensor::fillBits(uint64_t bits) {
   for (int64_t i = 0; i < elements(); ++i) setBitsAt(i, bits);
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <string>
 #include <vector>
@@ -32,8 +33,15 @@ struct Tensor {
   bool anyPoison() const;
   /// Fills every element with `bits` (the low esize() bytes are used).
   void fillBits(uint64_t bits);
-  uint64_t bitsAt(int64_t index) const;
-  void setBitsAt(int64_t index, uint64_t bits);
+  /// Inline: the oracle and the comparisons read every element this way.
+  uint64_t bitsAt(int64_t index) const {
+    uint64_t v = 0;
+    std::memcpy(&v, bytes.data() + index * esize(), static_cast<size_t>(esize()));  // little-endian host
+    return v;
+  }
+  void setBitsAt(int64_t index, uint64_t bits) {
+    std::memcpy(bytes.data() + index * esize(), &bits, static_cast<size_t>(esize()));
+  }
 };
 
 /// The dtype's sentinel pattern (semantics.md §7): FP32 0x7FC0DEAD, FP16 0x7E5A, BF16 0x7FDA,
