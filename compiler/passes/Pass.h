@@ -38,6 +38,8 @@ class Pass {
   virtual std::string_view name() const = 0;
   virtual std::string_view summary() const = 0;
   /// Rewrites `program`; returns true when anything changed. Throws DiagnosticError on failure.
+  /// False is a promise the PassManager relies on: it skips the IR verifier after a pass that
+  /// changed nothing (its input was verified), and checks the promise under verify-each.
   virtual bool run(Program& program, const PassContext& context) = 0;
   /// What must hold after this pass (beyond the IR verifier); empty = holds.
   virtual std::vector<Diagnostic> checkPostcondition(const Program& program, const PassContext& context) const {

@@ -1,6 +1,7 @@
 #include "compiler/passes/PassManager.h"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 #include "compiler/text/Parser.h"
@@ -68,13 +69,21 @@ void PassManager::checkOptionNames() const {
   if (printing && !options_.printTo) throw std::logic_error("PassManager: printing requested without a stream");
 }
 
-void PassManager::verifyAfter(const Pass& pass, Program& program, const PassContext& context) const {
+void PassManager::verifyAfter(const Pass& pass, Program& program, const PassContext& context, bool changed,
+                              const Program* before) const {
   const std::string name(pass.name());
+  const bool verifyEach = options_.verifyEach || context.verifyEach;
+  // An unchanged program is the verified input: verifying it again finds nothing (a campaign's
+  // check-only passes and Tile-path kernels would otherwise pay for the verifier once more).
+  if (!changed && !verifyEach) return;
+  if (!changed && before && !structurallyEqual(*before, program))
+    throw std::logic_error("pass " + name + " reported no change but changed the program (" +
+                           firstDifference(*before, program) + "):\n" + printProgram(program));
   std::vector<Diagnostic> problems = verifyProgram(program);
   if (!problems.empty())
     throw std::logic_error("the IR verifier fails after pass " + name + ":\n" + formatAll(problems, program) +
                            "the program after " + name + ":\n" + printProgram(program));
-  if (!options_.verifyEach && !context.verifyEach) return;
+  if (!verifyEach) return;
   std::vector<Diagnostic> post = pass.checkPostcondition(program, context);
   if (!post.empty())
     throw std::logic_error("the postcondition of pass " + name + " fails:\n" + formatAll(post, program) +
@@ -119,6 +128,9 @@ void PassManager::runPasses(PassRunResult& result, const PassContext& context) c
     Pass& pass = *passes_[i];
     const std::string name(pass.name());
     bool changed = false;
+    // Under verify-each the pass's input is kept to hold an "unchanged" report to its word.
+    std::optional<Program> before;
+    if (options_.verifyEach || context.verifyEach) before = result.program.clone();
     try {
       changed = pass.run(result.program, context);
     } catch (DiagnosticError& e) {
@@ -132,7 +144,7 @@ void PassManager::runPasses(PassRunResult& result, const PassContext& context) c
       d.notes.push_back(std::move(note));
       throw DiagnosticError(std::move(d));
     }
-    verifyAfter(pass, result.program, context);
+    verifyAfter(pass, result.program, context, changed, before ? &*before : nullptr);
     result.lastPass = name;
     bool print = options_.printAfterAll || options_.printAfter.count(name) != 0;
     result.lastPassPrinted = print;

@@ -56,7 +56,11 @@ class PassManager {
 
   void checkOptionNames() const;
   void runPasses(PassRunResult& result, const PassContext& context) const;
-  void verifyAfter(const Pass& pass, Program& program, const PassContext& context) const;
+  /// After `pass` ran: the IR verifier when it changed the program (its input was verified);
+  /// under verify-each always, with the postcondition, the text round trip and, for a pass that
+  /// reported no change, structural equality with `before` (its input).
+  void verifyAfter(const Pass& pass, Program& program, const PassContext& context, bool changed,
+                   const Program* before) const;
 };
 
 /// Throws `FILE:LINE:COL: error: PASS: MESSAGE` for a pass rejecting the program (`program`'s

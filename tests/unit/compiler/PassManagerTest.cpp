@@ -192,6 +192,31 @@ TEST(PassManager, BrokenIRAfterAPassIsAnInternalErrorNamingThePass) {
   }
 }
 
+// A pass that reports no change is taken at its word (its input was verified, so the verifier is
+// skipped); verify-each holds it to that word by comparing with its input.
+TEST(PassManager, AnUnchangedReportSkipsTheVerifierAndVerifyEachChecksIt) {
+  auto manager = [](bool verifyEach) {
+    PassManagerOptions o;
+    o.verifyEach = verifyEach;
+    PassManager pm(o);
+    pm.add(std::make_unique<LambdaPass>("Sneaky", [](Program& p) {
+      p.functions[0].body.erase(p.functions[0].body.begin());  // breaks the IR, then says it did nothing
+      return false;
+    }));
+    return pm;
+  };
+  PassContext quiet = contextFor();
+  quiet.verifyEach = false;
+  EXPECT_NO_THROW(manager(false).run(parseVerified(kProgram), quiet));
+  try {
+    manager(true).run(parseVerified(kProgram), quiet);
+    FAIL() << "expected an internal error";
+  } catch (const std::logic_error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("pass Sneaky reported no change but changed the program (", 0), 0u)
+        << e.what();
+  }
+}
+
 TEST(PassManager, ChecksPostconditionsOnlyWithVerifyEachFromTheOptionsOrTheContext) {
   auto manager = [](bool verifyEach) {
     PassManagerOptions o;
