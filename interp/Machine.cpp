@@ -77,32 +77,57 @@ void Machine::requireInside(const Handle& h, int64_t r0, int64_t c0, int64_t row
     throw std::logic_error(std::string("Machine::") + what + ": handle " + describeHandle(h) + " leaves its space");
 }
 
+namespace {
+
+/// flags[k * step] = whether any of bytes [k * esize, (k + 1) * esize) of `bytes` is set: an
+/// element is poison when any of its bytes is.
+void elementFlags(const uint8_t* bytes, int esize, int64_t n, uint8_t* flags, int64_t step) {
+  auto each = [&](auto word) {
+    using Word = decltype(word);
+    for (int64_t k = 0; k < n; ++k) {
+      Word w;
+      std::memcpy(&w, bytes + k * esize, sizeof(Word));
+      flags[k * step] = w != 0 ? 1 : 0;
+    }
+  };
+  switch (esize) {
+    case 1: return each(uint8_t{});
+    case 2: return each(uint16_t{});
+    case 4: return each(uint32_t{});
+    case 8: return each(uint64_t{});
+    default: break;
+  }
+  for (int64_t k = 0; k < n; ++k)
+    flags[k * step] = std::any_of(bytes + k * esize, bytes + (k + 1) * esize, [](uint8_t b) { return b != 0; }) ? 1 : 0;
+}
+
+}  // namespace
+
 DenseElements Machine::gather(const Handle& h, int64_t r0, int64_t c0, int64_t rows, int64_t cols) const {
   requireInside(h, r0, c0, rows, cols, "gather");
   DenseElements out(h.dtype(), rows, cols, symbols_);
-  const int64_t esize = h.esize();
+  const int esize = h.esize();
   const ByteArena& mem = arena(h.space);
   std::vector<uint8_t> bytes, bytePoison;
   std::vector<ByteTag> tags;
   forEachRun(h, r0, c0, rows, cols, [&](const ElementRun& run) {
     const size_t n = static_cast<size_t>(run.n * esize);
+    const int64_t first = (run.r - r0) * cols + (run.c - c0);  // element 0's dense index
+    const int64_t step = run.down ? cols : 1;
     bytePoison.resize(n);
     // A row run lands in place; a column run is read whole, then spread down the column.
-    uint8_t* into = run.down ? (bytes.resize(n), bytes.data()) : out.bitsAt(run.r - r0, run.c - c0);
+    uint8_t* into = run.down ? (bytes.resize(n), bytes.data()) : out.bits.data() + first * esize;
     mem.readWithPoison(run.addr, into, bytePoison.data(), run.n * esize);
-    if (symbols_) {
-      tags.resize(n);
-      mem.readTags(run.addr, tags.data(), run.n * esize);
-    }
-    for (int64_t k = 0; k < run.n; ++k) {
-      const int64_t r = run.rowOf(k) - r0, c = run.colOf(k) - c0;
-      if (run.down) std::memcpy(out.bitsAt(r, c), into + k * esize, static_cast<size_t>(esize));
-      const uint8_t* p = bytePoison.data() + k * esize;
-      out.poison[static_cast<size_t>(r * cols + c)] = std::any_of(p, p + esize, [](uint8_t b) { return b != 0; }) ? 1 : 0;
-      if (symbols_)
-        *out.symAt(r, c) =
-            symbols_->fromBytes(h.dtype(), std::span<const ByteTag>(tags.data() + k * esize, static_cast<size_t>(esize)));
-    }
+    if (run.down)
+      for (int64_t k = 0; k < run.n; ++k)
+        std::memcpy(out.bits.data() + (first + k * step) * esize, into + k * esize, static_cast<size_t>(esize));
+    elementFlags(bytePoison.data(), esize, run.n, out.poison.data() + first, step);
+    if (!symbols_) return;
+    tags.resize(n);
+    mem.readTags(run.addr, tags.data(), run.n * esize);
+    for (int64_t k = 0; k < run.n; ++k)
+      out.sym[static_cast<size_t>(first + k * step)] =
+          symbols_->fromBytes(h.dtype(), std::span<const ByteTag>(tags.data() + k * esize, static_cast<size_t>(esize)));
   });
   return out;
 }
@@ -113,33 +138,33 @@ void Machine::scatter(const Handle& h, int64_t r0, int64_t c0, const DenseElemen
     throw std::logic_error("Machine::scatter: element size differs from the handle's");
   if ((src.pool != nullptr) != (symbols_ != nullptr))
     throw std::logic_error("Machine::scatter: numeric elements into symbolic storage, or the other way round");
-  const int64_t esize = h.esize();
+  const int esize = h.esize();
   ByteArena& mem = arena(h.space);
   std::vector<uint8_t> bytes;
   std::vector<ByteTag> tags;
   forEachRun(h, r0, c0, src.rows, src.cols, [&](const ElementRun& run) {
-    const int64_t r = run.r - r0, c = run.c - c0;
-    const uint8_t* from = src.bitsAt(r, c);
+    const int64_t first = (run.r - r0) * src.cols + (run.c - c0);  // element 0's dense index
+    const int64_t step = run.down ? src.cols : 1;
+    const uint8_t* from = src.bits.data() + first * esize;
     if (run.down) {  // gather the column into adjacent bytes first
       bytes.resize(static_cast<size_t>(run.n * esize));
       for (int64_t k = 0; k < run.n; ++k)
-        std::memcpy(bytes.data() + k * esize, src.bitsAt(r + k, c), static_cast<size_t>(esize));
+        std::memcpy(bytes.data() + k * esize, src.bits.data() + (first + k * step) * esize, static_cast<size_t>(esize));
       from = bytes.data();
     }
     if (symbols_) {
       tags.resize(static_cast<size_t>(run.n * esize));
       for (int64_t k = 0; k < run.n; ++k)
-        for (int64_t b = 0; b < esize; ++b)
-          tags[static_cast<size_t>(k * esize + b)] =
-              byteTag(*src.symAt(run.rowOf(k) - r0, run.colOf(k) - c0), static_cast<int>(b));
+        for (int b = 0; b < esize; ++b)
+          tags[static_cast<size_t>(k * esize + b)] = byteTag(src.sym[static_cast<size_t>(first + k * step)], b);
       mem.writeTags(run.addr, tags.data(), run.n * esize);
     }
     // One write per stretch of equal poison state inside the run.
-    auto poisonAt = [&](int64_t k) { return src.poisonAt(run.rowOf(k) - r0, run.colOf(k) - c0); };
+    const uint8_t* poison = src.poison.data() + first;
     for (int64_t k = 0; k < run.n;) {
-      const bool p = poisonAt(k);
+      const bool p = poison[k * step] != 0;
       int64_t m = k + 1;
-      while (m < run.n && poisonAt(m) == p) ++m;
+      while (m < run.n && (poison[m * step] != 0) == p) ++m;
       mem.write(run.addr + k * esize, from + k * esize, (m - k) * esize, p, event);
       k = m;
     }

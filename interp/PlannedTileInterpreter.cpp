@@ -204,17 +204,23 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
       uint32_t expected, other;
     };
     std::optional<Clobber> first;
+    const uint32_t* expectations = v.expected->data();
     forEachRun(v.window, r0, c0, rows, cols, [&](const ElementRun& run) {
       found.resize(static_cast<size_t>(run.n * esize));
       arena.readEvents(run.addr, found.data(), run.n * esize);
+      const uint32_t* want = expectations + run.r * v.meta.cols + run.c;
+      const int64_t step = run.down ? v.meta.cols : 1;
       for (int64_t k = 0; k < run.n; ++k) {
-        const int64_t r = run.rowOf(k), c = run.colOf(k);
-        const uint32_t expected = (*v.expected)[static_cast<size_t>(r * v.meta.cols + c)];
+        const uint32_t expected = want[k * step];
         if (expected == ByteArena::kNoEvent) continue;
         const uint32_t* bytes = found.data() + k * esize;
-        const uint32_t* other = std::find_if(bytes, bytes + esize, [&](uint32_t ev) { return ev != expected; });
-        if (other != bytes + esize && (!first || std::pair(r, c) < std::pair(first->r, first->c)))
-          first = Clobber{r, c, run.addr + k * esize, expected, *other};
+        bool kept = true;
+        for (int64_t b = 0; b < esize; ++b) kept &= bytes[b] == expected;
+        if (kept) continue;
+        const int64_t r = run.rowOf(k), c = run.colOf(k);
+        if (!first || std::pair(r, c) < std::pair(first->r, first->c))
+          first = Clobber{r, c, run.addr + k * esize, expected,
+                          *std::find_if(bytes, bytes + esize, [&](uint32_t ev) { return ev != expected; })};
       }
     });
     if (!first) return;
