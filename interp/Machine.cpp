@@ -104,63 +104,74 @@ void elementFlags(const uint8_t* bytes, int esize, int64_t n, uint8_t* flags, in
 }  // namespace
 
 DenseElements Machine::gather(const Handle& h, int64_t r0, int64_t c0, int64_t rows, int64_t cols) const {
-  requireInside(h, r0, c0, rows, cols, "gather");
   DenseElements out(h.dtype(), rows, cols, symbols_);
+  gatherInto(h, r0, c0, rows, cols, {out.bits.data(), out.poison.data(), out.sym.empty() ? nullptr : out.sym.data(), cols});
+  return out;
+}
+
+void Machine::gatherInto(const Handle& h, int64_t r0, int64_t c0, int64_t rows, int64_t cols, ElementsOut out) const {
+  requireInside(h, r0, c0, rows, cols, "gather");
+  if ((out.sym != nullptr) != (symbols_ != nullptr))
+    throw std::logic_error("Machine::gather: numeric elements from symbolic storage, or the other way round");
   const int esize = h.esize();
   const ByteArena& mem = arena(h.space);
   std::vector<uint8_t> bytes, bytePoison;
   std::vector<ByteTag> tags;
   forEachRun(h, r0, c0, rows, cols, [&](const ElementRun& run) {
     const size_t n = static_cast<size_t>(run.n * esize);
-    const int64_t first = (run.r - r0) * cols + (run.c - c0);  // element 0's dense index
-    const int64_t step = run.down ? cols : 1;
+    const int64_t first = (run.r - r0) * out.stride + (run.c - c0);  // element 0's index in `out`
+    const int64_t step = run.down ? out.stride : 1;
     bytePoison.resize(n);
     // A row run lands in place; a column run is read whole, then spread down the column.
-    uint8_t* into = run.down ? (bytes.resize(n), bytes.data()) : out.bits.data() + first * esize;
+    uint8_t* into = run.down ? (bytes.resize(n), bytes.data()) : out.bits + first * esize;
     mem.readWithPoison(run.addr, into, bytePoison.data(), run.n * esize);
     if (run.down)
       for (int64_t k = 0; k < run.n; ++k)
-        std::memcpy(out.bits.data() + (first + k * step) * esize, into + k * esize, static_cast<size_t>(esize));
-    elementFlags(bytePoison.data(), esize, run.n, out.poison.data() + first, step);
+        std::memcpy(out.bits + (first + k * step) * esize, into + k * esize, static_cast<size_t>(esize));
+    elementFlags(bytePoison.data(), esize, run.n, out.poison + first, step);
     if (!symbols_) return;
     tags.resize(n);
     mem.readTags(run.addr, tags.data(), run.n * esize);
     for (int64_t k = 0; k < run.n; ++k)
-      out.sym[static_cast<size_t>(first + k * step)] =
+      out.sym[first + k * step] =
           symbols_->fromBytes(h.dtype(), std::span<const ByteTag>(tags.data() + k * esize, static_cast<size_t>(esize)));
   });
-  return out;
 }
 
 void Machine::scatter(const Handle& h, int64_t r0, int64_t c0, const DenseElements& src, uint32_t event) {
-  requireInside(h, r0, c0, src.rows, src.cols, "scatter");
   if (src.esize() != h.esize())
     throw std::logic_error("Machine::scatter: element size differs from the handle's");
-  if ((src.pool != nullptr) != (symbols_ != nullptr))
+  scatterFrom(h, r0, c0, src.rows, src.cols,
+              {src.bits.data(), src.poison.data(), src.sym.empty() ? nullptr : src.sym.data(), src.cols}, event);
+}
+
+void Machine::scatterFrom(const Handle& h, int64_t r0, int64_t c0, int64_t rows, int64_t cols, ElementsIn src,
+                          uint32_t event) {
+  requireInside(h, r0, c0, rows, cols, "scatter");
+  if ((src.sym != nullptr) != (symbols_ != nullptr))
     throw std::logic_error("Machine::scatter: numeric elements into symbolic storage, or the other way round");
   const int esize = h.esize();
   ByteArena& mem = arena(h.space);
   std::vector<uint8_t> bytes;
   std::vector<ByteTag> tags;
-  forEachRun(h, r0, c0, src.rows, src.cols, [&](const ElementRun& run) {
-    const int64_t first = (run.r - r0) * src.cols + (run.c - c0);  // element 0's dense index
-    const int64_t step = run.down ? src.cols : 1;
-    const uint8_t* from = src.bits.data() + first * esize;
+  forEachRun(h, r0, c0, rows, cols, [&](const ElementRun& run) {
+    const int64_t first = (run.r - r0) * src.stride + (run.c - c0);  // element 0's index in `src`
+    const int64_t step = run.down ? src.stride : 1;
+    const uint8_t* from = src.bits + first * esize;
     if (run.down) {  // gather the column into adjacent bytes first
       bytes.resize(static_cast<size_t>(run.n * esize));
       for (int64_t k = 0; k < run.n; ++k)
-        std::memcpy(bytes.data() + k * esize, src.bits.data() + (first + k * step) * esize, static_cast<size_t>(esize));
+        std::memcpy(bytes.data() + k * esize, src.bits + (first + k * step) * esize, static_cast<size_t>(esize));
       from = bytes.data();
     }
     if (symbols_) {
       tags.resize(static_cast<size_t>(run.n * esize));
       for (int64_t k = 0; k < run.n; ++k)
-        for (int b = 0; b < esize; ++b)
-          tags[static_cast<size_t>(k * esize + b)] = byteTag(src.sym[static_cast<size_t>(first + k * step)], b);
+        for (int b = 0; b < esize; ++b) tags[static_cast<size_t>(k * esize + b)] = byteTag(src.sym[first + k * step], b);
       mem.writeTags(run.addr, tags.data(), run.n * esize);
     }
     // One write per stretch of equal poison state inside the run.
-    const uint8_t* poison = src.poison.data() + first;
+    const uint8_t* poison = src.poison + first;
     for (int64_t k = 0; k < run.n;) {
       const bool p = poison[k * step] != 0;
       int64_t m = k + 1;

@@ -113,6 +113,20 @@ const Target& targetOf(TargetKind kind);
 /// Byte alignment of an addressless allocation of this layout and dtype: max(32 B, box bytes).
 int64_t placementAlignment(const Layout& layout, DType dtype);
 
+/// Where gather writes a region's elements (and, const, where scatter reads them): row-major with
+/// `stride` elements from one row to the next, one poison byte per element and, in a symbolic
+/// run, one formula per element (`sym`, else null). A tile's own arrays can be one, so elements
+/// move between storage and a tile value without a dense temporary in between.
+template <class Byte, class Id>
+struct ElementSpan {
+  Byte* bits = nullptr;
+  Byte* poison = nullptr;
+  Id* sym = nullptr;
+  int64_t stride = 0;
+};
+using ElementsOut = ElementSpan<uint8_t, ExprId>;
+using ElementsIn = ElementSpan<const uint8_t, const ExprId>;
+
 /// Elements of one rows x cols region, dense and row-major: bits plus a per-element poison flag
 /// (and, in a symbolic run, each element's formula).
 struct DenseElements {
@@ -161,9 +175,14 @@ class Machine {
   /// The rows x cols region of `h` at (r0, c0), gathered densely. Precondition: the region lies
   /// inside h's physical shape and h's bytes inside its space (logic_error otherwise).
   DenseElements gather(const Handle& h, int64_t r0, int64_t c0, int64_t rows, int64_t cols) const;
+  /// gather into `out` (rows x cols elements; `out.sym` set exactly in a symbolic run).
+  void gatherInto(const Handle& h, int64_t r0, int64_t c0, int64_t rows, int64_t cols, ElementsOut out) const;
   /// Writes `src` (bits and per-element poison) to the same-sized region of `h` at (r0, c0),
   /// tagging every written byte with `event`.
   void scatter(const Handle& h, int64_t r0, int64_t c0, const DenseElements& src, uint32_t event);
+  /// scatter from `src` (rows x cols elements; `src.sym` set exactly in a symbolic run).
+  void scatterFrom(const Handle& h, int64_t r0, int64_t c0, int64_t rows, int64_t cols, ElementsIn src,
+                   uint32_t event);
   /// Makes the region's bytes poison, keeping their bits, as written by `event`.
   void poisonRegion(const Handle& h, int64_t r0, int64_t c0, int64_t rows, int64_t cols, uint32_t event);
   /// matmul's box rule on Acc storage: the hardware writes whole 16 x 16 boxes, so the lanes

@@ -238,12 +238,8 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
     TileBuilder out(v.meta, v.validRows, v.validCols, /*poisoned=*/true, machine_.symbols());
     if (rows <= 0 || cols <= 0) return std::move(out).finish();
     checkLive(v, name, r0, c0, rows, cols);
-    const DenseElements d = machine_.gather(v.window, r0, c0, rows, cols);
-    for (int64_t i = 0; i < rows; ++i) {
-      std::memcpy(out.bitsAt(r0 + i, c0), d.bitsAt(i, 0), static_cast<size_t>(cols * d.esize()));
-      std::memcpy(out.poisonRow(r0 + i) + c0, d.poison.data() + i * cols, static_cast<size_t>(cols));
-      if (ExprId* sym = out.symAt(r0 + i, c0)) std::copy_n(d.symAt(i, 0), cols, sym);
-    }
+    machine_.gatherInto(v.window, r0, c0, rows, cols,
+                        {out.bitsAt(r0, c0), out.poisonRow(r0) + c0, out.symAt(r0, c0), v.meta.cols});
     return std::move(out).finish();
   }
 
@@ -296,13 +292,10 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
   /// Writes the region of `value` at (r0, c0) into the result's window as `event`.
   void write(Result& out, const TileValue& value, int64_t r0, int64_t c0, int64_t rows, int64_t cols, uint32_t event) {
     if (rows <= 0 || cols <= 0) return;
-    DenseElements d(value.dtype(), rows, cols, value.pool());
-    for (int64_t i = 0; i < rows; ++i) {
-      std::memcpy(d.bitsAt(i, 0), value.bitsAt(r0 + i, c0), static_cast<size_t>(cols * d.esize()));
-      std::memcpy(d.poison.data() + i * cols, value.poisonRow(r0 + i) + c0, static_cast<size_t>(cols));
-      if (ExprId* sym = d.symAt(i, 0)) std::copy_n(value.symAt(r0 + i, c0), cols, sym);
-    }
-    machine_.scatter(out.tile.window, r0, c0, d, event);
+    if (value.esize() != out.tile.window.esize())
+      throw std::logic_error("PlannedMachine::write: element size differs from the storage's");
+    machine_.scatterFrom(out.tile.window, r0, c0, rows, cols,
+                         {value.bitsAt(r0, c0), value.poisonRow(r0) + c0, value.symAt(r0, c0), value.meta.cols}, event);
     expect(out, r0, c0, rows, cols, event);
   }
 
