@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <span>
 #include <stdexcept>
 
@@ -63,6 +64,16 @@ void Machine::resetStorage() {
   for (MemSpace s : kAllSpaces)
     arenas_[static_cast<size_t>(s)] =
         std::make_unique<ByteArena>(s, target_.space(s).capacity, seed_, symbols_ != nullptr);
+  writeLog_.push_back(WriteHull{++writesSoFar_, true, MemSpace::Vec, {}});
+}
+
+bool Machine::writtenSince(uint64_t count, MemSpace space, ByteRange bytes) const {
+  int looked = 0;
+  for (auto w = writeLog_.rbegin(); w != writeLog_.rend() && w->count > count; ++w) {
+    if (++looked > kWriteLookback) return true;
+    if (w->everything || (w->space == space && w->bytes.overlaps(bytes))) return true;
+  }
+  return false;
 }
 
 void Machine::requireInside(const Handle& h, int64_t r0, int64_t c0, int64_t rows, int64_t cols,
@@ -154,7 +165,9 @@ void Machine::scatterFrom(const Handle& h, int64_t r0, int64_t c0, int64_t rows,
   ByteArena& mem = arena(h.space);
   std::vector<uint8_t> bytes;
   std::vector<ByteTag> tags;
+  ByteRange hull{std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min()};
   forEachRun(h, r0, c0, rows, cols, [&](const ElementRun& run) {
+    hull = {std::min(hull.begin, run.addr), std::max(hull.end, run.addr + run.n * esize)};
     const int64_t first = (run.r - r0) * src.stride + (run.c - c0);  // element 0's index in `src`
     const int64_t step = run.down ? src.stride : 1;
     const uint8_t* from = src.bits + first * esize;
@@ -180,6 +193,7 @@ void Machine::scatterFrom(const Handle& h, int64_t r0, int64_t c0, int64_t rows,
       k = m;
     }
   });
+  if (!hull.empty()) writeLog_.push_back(WriteHull{++writesSoFar_, false, h.space, hull});
 }
 
 void Machine::poisonRegion(const Handle& h, int64_t r0, int64_t c0, int64_t rows, int64_t cols, uint32_t event) {

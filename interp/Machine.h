@@ -172,6 +172,16 @@ class Machine {
   /// A new write-event id (1, 2, ...; ByteArena::kNoEvent is 0).
   uint32_t newEvent() { return ++lastEvent_; }
 
+  /// Storage writes so far (scatters, and resets of all storage). A reader that remembers the
+  /// count when its expectations about some bytes held can later ask whether anything may have
+  /// written them since, and skip comparing them byte by byte when nothing did.
+  uint64_t writesSoFar() const { return writesSoFar_; }
+  /// Whether a write after the first `count` may have touched `bytes` of `space`. Each write is
+  /// logged as the hull of the bytes it wrote (a strided write covers its gaps too), so a false
+  /// answer is exact and a true one may be conservative; past kWriteLookback writes it is true.
+  bool writtenSince(uint64_t count, MemSpace space, ByteRange bytes) const;
+  static constexpr int kWriteLookback = 64;
+
   /// The rows x cols region of `h` at (r0, c0), gathered densely. Precondition: the region lies
   /// inside h's physical shape and h's bytes inside its space (logic_error otherwise).
   DenseElements gather(const Handle& h, int64_t r0, int64_t c0, int64_t rows, int64_t cols) const;
@@ -208,6 +218,14 @@ class Machine {
   ExprPool* symbols_;
   std::array<std::unique_ptr<ByteArena>, kSpaces> arenas_;
   uint32_t lastEvent_ = ByteArena::kNoEvent;
+  struct WriteHull {
+    uint64_t count;     // writesSoFar() right after the write
+    bool everything;    // resetStorage(): every byte of every space
+    MemSpace space;
+    ByteRange bytes;
+  };
+  std::vector<WriteHull> writeLog_;
+  uint64_t writesSoFar_ = 0;
   std::map<const void*, int64_t> placements_;
   std::array<int64_t, kSpaces> placementEnd_{};
 };

@@ -20,6 +20,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -76,6 +77,9 @@ struct PlannedTile {
   int64_t validRows = 0, validCols = 0;
   Handle window;
   std::shared_ptr<const Expectations> expected;
+  /// Machine::writesSoFar() when the storage last carried `expected`: the live-clobber check
+  /// compares bytes only when a later write may have touched the window (0: always).
+  uint64_t expectedAsOf = 0;
 };
 using TileRef = std::shared_ptr<const PlannedTile>;
 
@@ -151,6 +155,7 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
   struct Result {
     PlannedTile tile;
     Expectations expected;
+    uint64_t inheritedAsOf = std::numeric_limits<uint64_t>::max();  // expectations taken from an input
   };
 
   // ---- operands ----
@@ -195,6 +200,8 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
   /// Every element of the region that `v` expects a write event for must still carry it in
   /// every byte; else `hazard: live-clobber` naming the clobbering write and the value.
   void checkLive(const PlannedTile& v, const std::string& name, int64_t r0, int64_t c0, int64_t rows, int64_t cols) {
+    // Bytes nothing wrote since they carried the expectations still carry them.
+    if (v.expectedAsOf > 0 && !machine_.writtenSince(v.expectedAsOf, v.window.space, v.window.span())) return;
     const ByteArena& arena = machine_.arena(v.window.space);
     const int64_t esize = v.window.esize();
     std::vector<uint32_t> found;
@@ -304,8 +311,11 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
       std::fill_n(out.expected.begin() + r * out.tile.meta.cols + c0, cols, event);
   }
 
-  static TileRef finish(Result&& out) {
+  TileRef finish(Result&& out) {
     out.tile.expected = std::make_shared<const Expectations>(std::move(out.expected));
+    // The result's own writes made its expectations true; inherited ones (an in-place result's)
+    // are only as recent as its input's.
+    out.tile.expectedAsOf = std::min(out.inheritedAsOf, machine_.writesSoFar());
     return std::make_shared<const PlannedTile>(std::move(out.tile));
   }
 
@@ -355,6 +365,7 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
     v.validCols = valid[1];
     v.window = std::move(window);
     v.expected = std::move(expected);
+    v.expectedAsOf = source.expectedAsOf;  // a view's expectations are its source's
     return std::make_shared<const PlannedTile>(std::move(v));
   }
 
@@ -544,6 +555,7 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
                       const TileValue& inputValue) {
     if (identicalWindow(out.tile.window, input.window)) {
       out.expected = *input.expected;
+      out.inheritedAsOf = input.expectedAsOf;
       return;
     }
     requireTransferClear(e, footprintOf(out.tile, currentBinder(), 0, 0, input.validRows, input.validCols),

@@ -123,6 +123,33 @@ TEST(Machine, ScatterThenGatherRoundTripsThroughAWindow) {
   EXPECT_TRUE(m.arena(MemSpace::Vec).isPoison(parent.byteAt(4, 3)));
 }
 
+// The write log behind the live-clobber check's skip rule: a scatter counts as the hull of the
+// bytes it wrote (a window's row gaps included), in its own space; a storage reset touches
+// everything; past kWriteLookback writes the answer is "maybe" (true).
+TEST(Machine, WrittenSinceAnswersFromTheHullsOfLaterWrites) {
+  Machine m(targetA2A3(), 0, nullptr);
+  const Handle parent = allocation(bufferType(8, 16, DType::FP32, MemSpace::Vec), 0);
+  const Handle w = windowHandle(parent, bufferType(2, 8, DType::FP32, MemSpace::Vec), 3, 4, {2, 8});
+  const uint64_t before = m.writesSoFar();
+  EXPECT_FALSE(m.writtenSince(before, MemSpace::Vec, {0, 512}));
+  m.scatter(w, 0, 0, fp32Elements(2, 8, 1.0f), m.newEvent());  // bytes [208, 240) and [272, 304)
+  EXPECT_EQ(m.writesSoFar(), before + 1);
+  EXPECT_TRUE(m.writtenSince(before, MemSpace::Vec, {200, 209}));
+  EXPECT_TRUE(m.writtenSince(before, MemSpace::Vec, {240, 272}));  // the gap between the rows: conservative
+  EXPECT_FALSE(m.writtenSince(before, MemSpace::Vec, {0, 208}));
+  EXPECT_FALSE(m.writtenSince(before, MemSpace::Vec, {304, 512}));
+  EXPECT_FALSE(m.writtenSince(before, MemSpace::Mat, {0, 512}));  // another space
+  EXPECT_FALSE(m.writtenSince(m.writesSoFar(), MemSpace::Vec, {0, 512}));
+  const uint64_t afterScatter = m.writesSoFar();
+  m.resetStorage();
+  EXPECT_TRUE(m.writtenSince(afterScatter, MemSpace::Mat, {0, 1}));
+  const uint64_t afterReset = m.writesSoFar();
+  const Handle far = allocation(bufferType(1, 8, DType::FP32, MemSpace::Vec), 4096);
+  for (int i = 0; i <= Machine::kWriteLookback; ++i) m.scatter(far, 0, 0, fp32Elements(1, 8, 0.0f), m.newEvent());
+  EXPECT_TRUE(m.writtenSince(afterReset, MemSpace::Vec, {0, 32}));  // too many writes to look through
+  EXPECT_FALSE(m.writtenSince(m.writesSoFar() - 1, MemSpace::Vec, {0, 32}));
+}
+
 TEST(Machine, AnElementIsPoisonWhenAnyOfItsBytesIs) {
   Machine m(targetA2A3(), 0, nullptr);
   const Handle h = allocation(bufferType(1, 8, DType::FP32, MemSpace::Vec), 0);
