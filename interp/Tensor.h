@@ -35,9 +35,17 @@ struct Tensor {
   void fillBits(uint64_t bits);
   /// Inline: the oracle and the comparisons read every element this way.
   uint64_t bitsAt(int64_t index) const {
-    uint64_t v = 0;
-    std::memcpy(&v, bytes.data() + index * esize(), static_cast<size_t>(esize()));  // little-endian host
-    return v;
+    const uint8_t* p = bytes.data() + index * esize();
+    auto load = [p](auto word) {  // a fixed-size copy compiles to one load, a variable one to a call
+      std::memcpy(&word, p, sizeof word);  // little-endian host
+      return static_cast<uint64_t>(word);
+    };
+    switch (esize()) {
+      case 1: return p[0];
+      case 2: return load(uint16_t{});
+      case 4: return load(uint32_t{});
+      default: return load(uint64_t{});
+    }
   }
   void setBitsAt(int64_t index, uint64_t bits) {
     std::memcpy(bytes.data() + index * esize(), &bits, static_cast<size_t>(esize()));

@@ -120,10 +120,8 @@ Comparison compareWithTileRun(const Function& kernel, const KernelArgs& initial,
       throw std::logic_error("tensor \"" + p.name + "\" changed dtype or shape between runs");
     if (pool && (tt.sym.size() != static_cast<size_t>(tt.elements()) || ta.sym.size() != tt.sym.size()))
       throw std::logic_error("tensor \"" + p.name + "\" has no formulas after a symbolic run");
-    // Element bytes are compared in place; bit patterns are decoded only for a difference.
-    const size_t esize = static_cast<size_t>(tt.esize());
-    auto sameBits = [esize](const Tensor& a, const Tensor& b, size_t k) {
-      return std::memcmp(a.bytes.data() + k * esize, b.bytes.data() + k * esize, esize) == 0;
+    auto sameBits = [](const Tensor& a, const Tensor& b, size_t k) {
+      return a.bitsAt(static_cast<int64_t>(k)) == b.bitsAt(static_cast<int64_t>(k));
     };
     for (int64_t i = 0; i < tt.elements(); ++i) {
       const auto k = static_cast<size_t>(i);

@@ -201,7 +201,7 @@ class Lexer {
     SourceLoc loc = here();
     std::string_view rest = text_.substr(pos_);
     for (std::string_view op : kTwoCharOps) {
-      if (rest.starts_with(op)) {
+      if (rest.size() >= 2 && rest[0] == op[0] && rest[1] == op[1]) {  // not starts_with: a memcmp call per op
         advance(2);
         pushText(TokKind::Punct, start, loc);
         return;
