@@ -80,11 +80,11 @@ class FunctionPlanner {
     if (facts_.values().empty()) return false;
     AliasFamilies maximal(facts_, allInPlaceFollow);
     // As in MaterializeSemanticAliases: only unselected kernels, whose setters the Buffer path never sees.
-    const bool keepInvalidLanes = fn_.bufferIRSelected != true && aliases::observesInvalidLanes(facts_);
+    keepInvalidLanes_ = fn_.bufferIRSelected != true && aliases::observesInvalidLanes(facts_);
     for (const TileValue& v : facts_.values()) {
       if (v.kind == ValueKind::InPlace) {
         follows_[v.slot] = !inputObservableAfter(v, maximal);
-        if (!follows_[v.slot] && keepInvalidLanes && needsWholeTileCopy(inPlaceInput(v)->type) &&
+        if (!follows_[v.slot] && keepInvalidLanes_ && needsWholeTileCopy(inPlaceInput(v)->type) &&
             !isWholeTileCopy(inPlaceInput(v)->slot))
           narrowInPlaceInputs_.push_back(&v);
       }
@@ -106,7 +106,8 @@ class FunctionPlanner {
   /// `<operand>_<why> = pl.tile.move(operand, target_memory=Vec)` read by the op instead:
   /// - P11, P14: a relabel (reshape, transpose_view) reinterprets its source's bytes densely from a
   ///   static base, so a source window with a wider row pitch or a runtime offset is copied into a
-  ///   dense tile of its own (`_dense`);
+  ///   dense tile of its own (`_dense`; of every lane, like `_inplace` below, where the kernel
+  ///   may read lanes outside a valid region);
   /// - a row reduction writes poison over its `tmp_tile` (semantics.md §2, PT6), so a tmp whose
   ///   storage is still observable (read later, by another operand, or again in a later trip) is
   ///   replaced by scratch of its own (`_scratch = pl.tile.create(...)` of the tmp's shape and dtype):
@@ -140,7 +141,14 @@ class FunctionPlanner {
       auto placed = placement_.find(v.source);
       if (!source || placed == placement_.end() || denselyPlaced(source->type, placed->second)) continue;
       if (!aliases::copyableByMove(source->type)) continue;
-      copies[v.stmt].push_back({0, freshName(v.call->args[0]->name + "_dense"), CopyKind::Move, {}, {}});
+      const std::string name = freshName(v.call->args[0]->name + "_dense");
+      // The relabel keeps every lane of its source, and a setter may expose the narrow source's
+      // hidden lanes again: then the copy takes them all (5-minute campaign of 2026-12-01, seed 1,
+      // case 36832: tests/fuzz-regressions/reshape_of_empty_window_whole_copy).
+      if (keepInvalidLanes_ && needsWholeTileCopy(source->type))
+        copies[v.stmt].push_back({0, name, CopyKind::WholeTile, freshName(name + "_whole"), freshName(name + "_whole_src")});
+      else
+        copies[v.stmt].push_back({0, name, CopyKind::Move, {}, {}});
     }
     if (copies.empty()) return false;
     insertCopies(fn_.body, copies);
@@ -162,6 +170,7 @@ class FunctionPlanner {
   std::map<int, bool> follows_;
   std::vector<const TileValue*> clobberedScratch_;  // row reductions whose tmp storage stays observable
   std::vector<const TileValue*> narrowInPlaceInputs_;  // in-place results given storage of their own
+  bool keepInvalidLanes_ = false;  // copies of narrow tiles take every lane (observesInvalidLanes)
   /// A value the op reads instead of one operand: a move of that operand's valid region, fresh
   /// scratch storage, or a copy of every lane (`whole`, read through the view `wholeSource`).
   enum class CopyKind { Move, FreshScratch, WholeTile };

@@ -178,6 +178,34 @@ TEST(InitMemRef, ReshapeOfAWindowWithAWiderRowPitchReadsADenseCopy) {
   EXPECT_EQ(memrefOf(p, "f"), ref("mem_vec_1", 0, 64));
 }
 
+// The relabel keeps every lane of a narrow window; when a setter can expose them again, the dense
+// copy takes them all (widen, move, narrow), not only the valid region (campaign seed 1, case 36832).
+TEST(InitMemRef, ReshapeOfANarrowWindowCopiesEveryLaneWhenASetterMayExposeThem) {
+  const std::string body =
+      "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+      "        row = pl.tile.slice(x, [1, 16], [0, 0], valid_shape=[1, 4])\n"
+      "        f = pl.tile.reshape(row, [2, 8])\n"
+      "        g = pl.tile.set_validshape(f, 2, 8)\n"
+      "        o = pl.tile.store(g, [0, 0], out)\n        return o\n";
+  Program p = initMemRef(kVec, body);
+  EXPECT_NE(bodyText(p).find("row_dense_whole_src = pl.tile.set_validshape(row, 1, 16)\n"), std::string::npos)
+      << bodyText(p);
+  EXPECT_NE(bodyText(p).find("row_dense_whole = pl.tile.move(row_dense_whole_src, target_memory=pl.Mem.Vec)\n"),
+            std::string::npos)
+      << bodyText(p);
+  EXPECT_NE(bodyText(p).find("row_dense = pl.tile.set_validshape(row_dense_whole, 1, 4)\n"), std::string::npos)
+      << bodyText(p);
+  EXPECT_NE(bodyText(p).find("f = pl.tile.reshape(row_dense, [2, 8])\n"), std::string::npos) << bodyText(p);
+  // Without a setter (or another reader of hidden lanes) the valid region is all a copy needs.
+  Program q = initMemRef(kVec,
+                         "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+                         "        row = pl.tile.slice(x, [1, 16], [0, 0], valid_shape=[1, 4])\n"
+                         "        f = pl.tile.reshape(row, [2, 8])\n"
+                         "        o = pl.tile.store(f, [0, 0], out)\n        return o\n");
+  EXPECT_NE(bodyText(q).find("row_dense = pl.tile.move(row, target_memory=pl.Mem.Vec)\n"), std::string::npos)
+      << bodyText(q);
+}
+
 TEST(InitMemRef, TransposeViewOfARuntimeOffsetWindowReadsADenseCopy) {
   // Only a slice may be placed at run time (P14): the relabel reads a copy at a static base.
   Program p = initMemRef(std::string(kVec) + ", r: pl.Scalar[pl.INDEX]",

@@ -4,6 +4,7 @@
 // `buffer_ir_selected` attribute in the text format; `ptodiff compile`.
 #include <array>
 #include <cstdio>
+#include <functional>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -192,50 +193,49 @@ TEST(PassManager, BrokenIRAfterAPassIsAnInternalErrorNamingThePass) {
   }
 }
 
-// A pass that reports no change is taken at its word (its input was verified, so the verifier is
-// skipped); verify-each holds it to that word by comparing with its input.
-TEST(PassManager, AnUnchangedReportSkipsTheVerifierAndVerifyEachChecksIt) {
-  auto manager = [](bool verifyEach) {
-    PassManagerOptions o;
-    o.verifyEach = verifyEach;
-    PassManager pm(o);
-    pm.add(std::make_unique<LambdaPass>("Sneaky", [](Program& p) {
-      p.functions[0].body.erase(p.functions[0].body.begin());  // breaks the IR, then says it did nothing
-      return false;
-    }));
-    return pm;
-  };
+/// A manager of one pass, with verify-each from its options or not.
+PassManager managerOf(bool verifyEach, std::unique_ptr<Pass> pass) {
+  PassManagerOptions o;
+  o.verifyEach = verifyEach;
+  PassManager pm(o);
+  pm.add(std::move(pass));
+  return pm;
+}
+
+/// Runs kProgram through a one-pass manager with verify-each off in the context: no throw without
+/// verify-each in the options, an internal error starting with `message` with it.
+void expectOnlyVerifyEachThrows(const std::function<std::unique_ptr<Pass>()>& pass, const std::string& message) {
   PassContext quiet = contextFor();
   quiet.verifyEach = false;
-  EXPECT_NO_THROW(manager(false).run(parseVerified(kProgram), quiet));
+  EXPECT_NO_THROW(managerOf(false, pass()).run(parseVerified(kProgram), quiet));
   try {
-    manager(true).run(parseVerified(kProgram), quiet);
+    managerOf(true, pass()).run(parseVerified(kProgram), quiet);
     FAIL() << "expected an internal error";
   } catch (const std::logic_error& e) {
-    EXPECT_EQ(std::string(e.what()).rfind("pass Sneaky reported no change but changed the program (", 0), 0u)
-        << e.what();
+    EXPECT_EQ(std::string(e.what()).rfind(message, 0), 0u) << e.what();
   }
 }
 
+// A pass that reports no change is taken at its word (its input was verified, so the verifier is
+// skipped); verify-each holds it to that word by comparing with its input.
+TEST(PassManager, AnUnchangedReportSkipsTheVerifierAndVerifyEachChecksIt) {
+  expectOnlyVerifyEachThrows(
+      [] {
+        return std::make_unique<LambdaPass>("Sneaky", [](Program& p) {
+          p.functions[0].body.erase(p.functions[0].body.begin());  // breaks the IR, then says it did nothing
+          return false;
+        });
+      },
+      "pass Sneaky reported no change but changed the program (");
+}
+
 TEST(PassManager, ChecksPostconditionsOnlyWithVerifyEachFromTheOptionsOrTheContext) {
-  auto manager = [](bool verifyEach) {
-    PassManagerOptions o;
-    o.verifyEach = verifyEach;
-    PassManager pm(o);
-    pm.add(std::make_unique<LambdaPass>("Claims", [](Program&) { return false; }, /*postconditionFails=*/true));
-    return pm;
+  auto claims = [] {
+    return std::make_unique<LambdaPass>("Claims", [](Program&) { return false; }, /*postconditionFails=*/true);
   };
-  PassContext quiet = contextFor();
-  quiet.verifyEach = false;
-  EXPECT_NO_THROW(manager(false).run(parseVerified(kProgram), quiet));
-  try {
-    manager(true).run(parseVerified(kProgram), quiet);
-    FAIL() << "expected an internal error";
-  } catch (const std::logic_error& e) {
-    EXPECT_EQ(std::string(e.what()).rfind("the postcondition of pass Claims fails:", 0), 0u) << e.what();
-  }
+  expectOnlyVerifyEachThrows(claims, "the postcondition of pass Claims fails:");
   // The context's verify-each turns the checks on as well.
-  EXPECT_THROW(manager(false).run(parseVerified(kProgram), contextFor()), std::logic_error);
+  EXPECT_THROW(managerOf(false, claims()).run(parseVerified(kProgram), contextFor()), std::logic_error);
 }
 
 TEST(PassManager, ChecksThatThePrintedProgramReadsBackWithVerifyEach) {
