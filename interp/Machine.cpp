@@ -64,7 +64,12 @@ void Machine::resetStorage() {
   for (MemSpace s : kAllSpaces)
     arenas_[static_cast<size_t>(s)] =
         std::make_unique<ByteArena>(s, target_.space(s).capacity, seed_, symbols_ != nullptr);
-  writeLog_.push_back(WriteHull{++writesSoFar_, true, MemSpace::Vec, {}});
+  logWrite(WriteHull{++writesSoFar_, true, MemSpace::Vec, {}});
+}
+
+void Machine::logWrite(const WriteHull& w) {
+  writeLog_.push_back(w);
+  if (writeLog_.size() > static_cast<size_t>(kWriteLookback) + 1) writeLog_.pop_front();
 }
 
 bool Machine::writtenSince(uint64_t count, MemSpace space, ByteRange bytes) const {
@@ -193,7 +198,7 @@ void Machine::scatterFrom(const Handle& h, int64_t r0, int64_t c0, int64_t rows,
       k = m;
     }
   });
-  if (!hull.empty()) writeLog_.push_back(WriteHull{++writesSoFar_, false, h.space, hull});
+  if (!hull.empty()) logWrite(WriteHull{++writesSoFar_, false, h.space, hull});
 }
 
 void Machine::poisonRegion(const Handle& h, int64_t r0, int64_t c0, int64_t rows, int64_t cols, uint32_t event) {

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -224,7 +225,8 @@ class Machine {
     MemSpace space;
     ByteRange bytes;
   };
-  std::vector<WriteHull> writeLog_;
+  void logWrite(const WriteHull& w);
+  std::deque<WriteHull> writeLog_;  // the last kWriteLookback + 1 writes: older ones are never asked for
   uint64_t writesSoFar_ = 0;
   std::map<const void*, int64_t> placements_;
   std::array<int64_t, kSpaces> placementEnd_{};
