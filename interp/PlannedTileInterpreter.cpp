@@ -18,9 +18,9 @@
 #include <array>
 #include <cstring>
 #include <deque>
+#include <limits>
 #include <map>
 #include <memory>
-#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
