@@ -208,27 +208,51 @@ class FunctionPlanner {
   /// built on it, control-flow binders fed only by such values, and the results of the loop that
   /// holds the write when its backedge carries such a value (a zero-trip run never wrote).
   std::set<int> derivedFrom(const TileValue& result) const {
-    std::set<int> derived = {result.slot};
     int writeLoop = facts_.innermostLoop(result.point);
     auto inside = [&](const TileValue& v) {
       for (int l = writeLoop; l >= 0; l = facts_.loops()[l].parent)
         if (facts_.loops()[l].stmt == v.stmt) return true;
       return false;
     };
-    bool changed = true;
-    while (changed) {
+    // What may hold the result's bytes: views and in-place results of it, and the carries, loop and
+    // branch results it flows into, found forward first...
+    std::set<int> derived = {result.slot};
+    for (bool changed = true; changed;) {
       changed = false;
       for (const TileValue& v : facts_.values()) {
         if (derived.count(v.slot)) continue;
-        bool add = false;
-        if (v.kind == ValueKind::View || v.kind == ValueKind::InPlace) add = derived.count(v.source) != 0;
-        // A carry that yields itself back (`pl.yield_(c)`) holds what its other incoming values hold.
-        if (!v.incoming.empty())
-          add = std::all_of(v.incoming.begin(), v.incoming.end(),
-                            [&](int s) { return s == v.slot || derived.count(s) != 0; });
-        if (v.kind == ValueKind::LoopResult && v.incoming.size() > 1 && derived.count(v.incoming[1]) && inside(v))
-          add = true;
-        if (add) changed = derived.insert(v.slot).second || changed;
+        const bool fromSource = (v.kind == ValueKind::View || v.kind == ValueKind::InPlace) && derived.count(v.source);
+        const bool fromIncoming =
+            std::any_of(v.incoming.begin(), v.incoming.end(), [&](int s) { return derived.count(s) != 0; });
+        if (fromSource || fromIncoming) changed = derived.insert(v.slot).second || changed;
+      }
+    }
+    // ...then kept only while everything flowing into them is derived too (a greatest fixpoint: a
+    // carry updated in place, `c = init; t = assemble(c, ...); yield t`, holds the result's bytes
+    // on every trip although each of c and t is defined through the other). Leaving a loop that
+    // holds the write yields the last trip's value: the init only reaches the result when no trip
+    // (and so no rewrite) ran.
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (auto it = derived.begin(); it != derived.end();) {
+        const TileValue* v = facts_.value(*it);
+        bool keep = *it == result.slot;
+        if (!keep && v) {
+          if (v->kind == ValueKind::View || v->kind == ValueKind::InPlace) {
+            keep = derived.count(v->source) != 0;
+          } else if (!v->incoming.empty()) {
+            const bool lastTripOnly = v->kind == ValueKind::LoopResult && v->incoming.size() > 1 && inside(*v);
+            keep = lastTripOnly ? derived.count(v->incoming[1]) != 0
+                                : std::all_of(v->incoming.begin(), v->incoming.end(),
+                                              [&](int s) { return s == v->slot || derived.count(s) != 0; });
+          }
+        }
+        if (keep) {
+          ++it;
+        } else {
+          it = derived.erase(it);
+          changed = true;
+        }
       }
     }
     return derived;
