@@ -312,6 +312,26 @@ TEST(InitMemRef, NarrowInPlaceInputStillReadLaterIsCopiedWholeAndWrittenInPlace)
   EXPECT_NE(memrefOf(p, "g")->base, memrefOf(p, "t0")->base);
 }
 
+// Campaign seed 3, case 13055 (reduced): the While carry holds only g and its in-place updates, so
+// its reads are reads of g, not of g's input; g follows its input (no copy, no storage of its own).
+TEST(InitMemRef, AnInPlaceResultCarriedAndUpdatedInPlaceFollowsItsInput) {
+  Program p = initMemRef("out: pl.Out[pl.Tensor[[5, 64], pl.FP32]]",
+                         "        t0 = pl.tile.full([5, 64], dtype=pl.FP32, value=1.0)\n"
+                         "        n = pl.tile.set_validshape(t0, 2, 3)\n"
+                         "        s = pl.tile.full([2, 8], dtype=pl.FP32, value=1.0)\n"
+                         "        g = pl.tile.assemble(n, s, [0, 0])\n"
+                         "        for (c,) in pl.while_(init_values=(g,)):\n"
+                         "            pl.cond(0 < 0)\n"
+                         "            h = pl.tile.assemble(c, s, [0, 0])\n"
+                         "            r = pl.yield_(h)\n"
+                         "        w = pl.tile.set_validshape(r, 3, 1)\n"
+                         "        o = pl.tile.store(w, [0, 0], out)\n        return o\n",
+                         "pl.Tensor[[5, 64], pl.FP32]");
+  EXPECT_EQ(bodyText(p).find("_inplace"), std::string::npos) << bodyText(p);
+  EXPECT_EQ(memrefOf(p, "g"), memrefOf(p, "t0")) << bodyText(p);
+  EXPECT_EQ(memrefOf(p, "h"), memrefOf(p, "t0")) << bodyText(p);
+}
+
 TEST(InitMemRef, AWholeCopyJoinedByALoopCarryIsNotCopiedAgain) {
   // Fuzz finding (60 s demo of 2026-12-01, case 80, reduced): the carry joins the copy's storage
   // with `t0`'s, which the loop yields and `r` reads later, so the assemble never follows its input;
