@@ -156,21 +156,12 @@ ExprId ExprPool::convert(DType to, ExprId src) {
   return intern(Kind::Convert, to, 0, 0, ops);
 }
 
-ExprId ExprPool::dot(DType acc, std::span<const ExprId> pairs) {
-  std::vector<ExprId> lhs, rhs;
-  for (size_t k = 0; k + 1 < pairs.size(); k += 2) {
-    lhs.push_back(pairs[k]);
-    rhs.push_back(pairs[k + 1]);
-  }
-  return dotOfVectors(acc, vector(lhs), vector(rhs));
-}
-
 ExprId ExprPool::vector(std::span<const ExprId> elements) {
   if (std::find(elements.begin(), elements.end(), kPoison) != elements.end()) return kPoison;
   return intern(Kind::Vector, DType::FP32, 0, 0, elements);
 }
 
-ExprId ExprPool::dotOfVectors(DType acc, ExprId lhsRow, ExprId rhsColumn) {
+ExprId ExprPool::dot(DType acc, ExprId lhsRow, ExprId rhsColumn) {
   if (lhsRow == kPoison || rhsColumn == kPoison) return kPoison;
   const uint32_t ops[2] = {lhsRow, rhsColumn};
   return intern(Kind::Dot, acc, 0, 0, ops);
@@ -353,7 +344,7 @@ void matmul(DType operand, arith::ConstElems lhs, arith::ConstElems rhs, arith::
   }
   for (int64_t i = 0; i < dst.rows; ++i)
     for (int64_t j = 0; j < dst.cols; ++j)
-      symAt(dst, i, j) = dst.pool->dotOfVectors(acc, rows[static_cast<size_t>(i)], columns[static_cast<size_t>(j)]);
+      symAt(dst, i, j) = dst.pool->dot(acc, rows[static_cast<size_t>(i)], columns[static_cast<size_t>(j)]);
 }
 
 void rowReduce(arith::ReduceKind k, DType dt, arith::ConstElems src, arith::MutElems dst) {

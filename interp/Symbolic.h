@@ -14,8 +14,9 @@
 // The node rules, decided here:
 // - Operands keep their order (a + b and b + a differ: the lowering never swaps operands, so a swap
 //   is a finding, not noise).
-// - matmul is one n-ary `dot` node per output element with its (L[i][k], R[k][j]) pairs in fold
-//   order; reductions are one n-ary node with their operands in fold order.
+// - matmul is one `dot` node per output element over two `vector` nodes, row i of L and column j
+//   of R in fold order (printed as the L[i][k]*R[k][j] pairs); reductions are one n-ary node with
+//   their operands in fold order.
 // - Poison is the id kPoison and absorbs: any node with a poison operand is kPoison. Its lanes are
 //   poison in the numeric run too, and a defined output never depends on them.
 // - A scalar operand (tile-scalar ops, full) is a constant node of its element bits: scalars are
@@ -62,14 +63,14 @@ class ExprPool {
   ExprId unary(arith::UnaryKind k, DType dt, ExprId src);
   /// One numeric conversion of `src` (of its own dtype) to `to`.
   ExprId convert(DType to, ExprId src);
-  /// A matmul output element: `pairs` = L[i][0], R[0][j], L[i][1], R[1][j], ... in fold order;
-  /// `acc` is the accumulator dtype.
-  ExprId dot(DType acc, std::span<const ExprId> pairs);
-  /// The operand rows and columns of dot(): a matmul's M x N elements share M row and N column
-  /// vectors, so each element costs one two-operand node instead of 2K operands. vector(lhs) and
-  /// vector(rhs) are what dotOfVectors takes; equal vectors are equal ids, so dots compare as before.
+  /// The operands of one side of dot(), in fold order: a row of L or a column of R. A matmul's
+  /// M x N elements share M row and N column vectors, so each element costs one two-operand node
+  /// instead of 2K operands; equal vectors are equal ids, so two dots are equal exactly when their
+  /// (L[i][k], R[k][j]) pairs are.
   ExprId vector(std::span<const ExprId> elements);
-  ExprId dotOfVectors(DType acc, ExprId lhsRow, ExprId rhsColumn);
+  /// A matmul output element: the fold over k of lhsRow[k] * rhsColumn[k] (two vector() ids);
+  /// `acc` is the accumulator dtype.
+  ExprId dot(DType acc, ExprId lhsRow, ExprId rhsColumn);
   /// A reduction's fold of `operands` in order.
   ExprId reduce(arith::ReduceKind k, DType dt, std::span<const ExprId> operands);
   /// The element of dtype `dt` read from bytes carrying `tags` (lowest address first).

@@ -45,29 +45,30 @@ TEST(ExprPool, PoisonAbsorbsEveryOperation) {
   EXPECT_EQ(pool.binary(BinaryKind::Mul, DType::FP32, a, p), p);
   EXPECT_EQ(pool.unary(UnaryKind::Exp, DType::FP32, p), p);
   EXPECT_EQ(pool.convert(DType::FP16, p), p);
-  const std::array<ExprId, 4> pairs{a, a, p, a};
-  EXPECT_EQ(pool.dot(DType::FP32, pairs), p);
+  const std::array<ExprId, 2> row{a, p}, column{a, a};
+  EXPECT_EQ(pool.vector(row), p);
+  EXPECT_EQ(pool.dot(DType::FP32, pool.vector(column), p), p);
   const std::array<ExprId, 2> fold{a, p};
   EXPECT_EQ(pool.reduce(ReduceKind::Sum, DType::FP32, fold), p);
   EXPECT_EQ(pool.text(p), "poison");
 }
 
-// A dot is its two operand vectors: the same pairs give the same id however it is built, and
-// changing one pair (or swapping the sides) gives another.
+// A dot is its two operand vectors: the same pairs give the same id however often they are built,
+// and changing one pair, swapping the sides or the accumulator dtype gives another.
 TEST(ExprPool, DotsAreEqualExactlyWhenTheirPairsAre) {
   ExprPool pool;
   const ExprId a = pool.input("a", DType::FP32, 0, 0), b = pool.input("b", DType::FP32, 0, 0);
   const ExprId c = pool.input("c", DType::FP32, 1, 0);
-  const std::array<ExprId, 4> pairs{a, b, c, a};
-  const std::array<ExprId, 2> row{a, c}, column{b, a};
-  const ExprId d = pool.dot(DType::FP32, pairs);
-  EXPECT_EQ(pool.dotOfVectors(DType::FP32, pool.vector(row), pool.vector(column)), d);
-  EXPECT_NE(pool.dotOfVectors(DType::FP32, pool.vector(column), pool.vector(row)), d);
-  const std::array<ExprId, 4> other{a, b, c, c};
-  EXPECT_NE(pool.dot(DType::FP32, other), d);
-  EXPECT_NE(pool.dot(DType::INT32, pairs), d);
+  const std::array<ExprId, 2> row{a, c}, column{b, a};  // pairs (a, b), (c, a)
+  const ExprId d = pool.dot(DType::FP32, pool.vector(row), pool.vector(column));
+  const std::array<ExprId, 2> rowAgain{a, c}, columnAgain{b, a};
+  EXPECT_EQ(pool.dot(DType::FP32, pool.vector(rowAgain), pool.vector(columnAgain)), d);
+  EXPECT_NE(pool.dot(DType::FP32, pool.vector(column), pool.vector(row)), d);
+  const std::array<ExprId, 2> otherColumn{b, c};  // pairs (a, b), (c, c)
+  EXPECT_NE(pool.dot(DType::FP32, pool.vector(row), pool.vector(otherColumn)), d);
+  EXPECT_NE(pool.dot(DType::INT32, pool.vector(row), pool.vector(column)), d);
   const std::array<ExprId, 2> poisoned{a, ExprPool::kPoison};
-  EXPECT_EQ(pool.dotOfVectors(DType::FP32, pool.vector(row), pool.vector(poisoned)), ExprPool::kPoison);
+  EXPECT_EQ(pool.dot(DType::FP32, pool.vector(row), pool.vector(poisoned)), ExprPool::kPoison);
 }
 
 TEST(ExprPool, FormulasPrintReadably) {
@@ -79,8 +80,9 @@ TEST(ExprPool, FormulasPrintReadably) {
                                pool.constant(DType::FP32, std::bit_cast<uint32_t>(0.5f)));
   EXPECT_EQ(pool.text(m), "maximum(exp(a[3, 5]), 0.5)");
   EXPECT_EQ(pool.text(pool.convert(DType::FP16, m)), "fp16(maximum(exp(a[3, 5]), 0.5))");
-  const std::array<ExprId, 4> pairs{a, b, b, a};
-  EXPECT_EQ(pool.text(pool.dot(DType::FP32, pairs)), "dot(a[3, 5]*b[3, 5], b[3, 5]*a[3, 5])");
+  const std::array<ExprId, 2> row{a, b}, column{b, a};
+  EXPECT_EQ(pool.text(pool.dot(DType::FP32, pool.vector(row), pool.vector(column))),
+            "dot(a[3, 5]*b[3, 5], b[3, 5]*a[3, 5])");
   const std::array<ExprId, 3> fold{a, b, a};
   EXPECT_EQ(pool.text(pool.reduce(ReduceKind::Max, DType::FP32, fold)), "max(a[3, 5], b[3, 5], a[3, 5])");
   // A long formula is cut, not rendered in full.
