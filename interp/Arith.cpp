@@ -367,23 +367,6 @@ float floatFromBits(DType from, uint64_t bits) {
   throw std::invalid_argument("not a float dtype: " + std::string(dtypeName(from)));
 }
 
-uint64_t loadBits(DType dt, const uint8_t* base, int64_t index) {
-  switch (dtypeSize(dt)) {
-    case 1: return loadElem<uint8_t>(base, index);
-    case 2: return loadElem<uint16_t>(base, index);
-    case 4: return loadElem<uint32_t>(base, index);
-    default: return loadElem<uint64_t>(base, index);
-  }
-}
-void storeBits(DType dt, uint8_t* base, int64_t index, uint64_t bits) {
-  switch (dtypeSize(dt)) {
-    case 1: storeElem<uint8_t>(base, index, static_cast<uint8_t>(bits)); return;
-    case 2: storeElem<uint16_t>(base, index, static_cast<uint16_t>(bits)); return;
-    case 4: storeElem<uint32_t>(base, index, static_cast<uint32_t>(bits)); return;
-    default: storeElem<uint64_t>(base, index, bits); return;
-  }
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------

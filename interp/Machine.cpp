@@ -93,32 +93,6 @@ void Machine::requireInside(const Handle& h, int64_t r0, int64_t c0, int64_t row
     throw std::logic_error(std::string("Machine::") + what + ": handle " + describeHandle(h) + " leaves its space");
 }
 
-namespace {
-
-/// flags[k * step] = whether any of bytes [k * esize, (k + 1) * esize) of `bytes` is set: an
-/// element is poison when any of its bytes is.
-void elementFlags(const uint8_t* bytes, int esize, int64_t n, uint8_t* flags, int64_t step) {
-  auto each = [&](auto word) {
-    using Word = decltype(word);
-    for (int64_t k = 0; k < n; ++k) {
-      Word w;
-      std::memcpy(&w, bytes + k * esize, sizeof(Word));
-      flags[k * step] = w != 0 ? 1 : 0;
-    }
-  };
-  switch (esize) {
-    case 1: return each(uint8_t{});
-    case 2: return each(uint16_t{});
-    case 4: return each(uint32_t{});
-    case 8: return each(uint64_t{});
-    default: break;
-  }
-  for (int64_t k = 0; k < n; ++k)
-    flags[k * step] = std::any_of(bytes + k * esize, bytes + (k + 1) * esize, [](uint8_t b) { return b != 0; }) ? 1 : 0;
-}
-
-}  // namespace
-
 DenseElements Machine::gather(const Handle& h, int64_t r0, int64_t c0, int64_t rows, int64_t cols) const {
   DenseElements out(h.dtype(), rows, cols, symbols_);
   gatherInto(h, r0, c0, rows, cols, {out.bits.data(), out.poison.data(), out.sym.empty() ? nullptr : out.sym.data(), cols});
@@ -144,7 +118,9 @@ void Machine::gatherInto(const Handle& h, int64_t r0, int64_t c0, int64_t rows, 
     if (run.down)
       for (int64_t k = 0; k < run.n; ++k)
         std::memcpy(out.bits + (first + k * step) * esize, into + k * esize, static_cast<size_t>(esize));
-    elementFlags(bytePoison.data(), esize, run.n, out.poison + first, step);
+    // An element is poison when any of its bytes is: its poison bytes read as one element's bits.
+    for (int64_t k = 0; k < run.n; ++k)
+      out.poison[first + k * step] = loadBits(h.dtype(), bytePoison.data(), k) != 0 ? 1 : 0;
     if (!symbols_) return;
     tags.resize(n);
     mem.readTags(run.addr, tags.data(), run.n * esize);

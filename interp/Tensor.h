@@ -15,6 +15,31 @@
 
 namespace ptodiff {
 
+/// The element bits at element `index` of a little-endian array of `dt` elements. Each width is a
+/// fixed-size copy (one load or store; a copy of variable size compiles to a call), so every
+/// per-element reader goes through these.
+inline uint64_t loadBits(DType dt, const uint8_t* base, int64_t index) {
+  auto load = [p = base + index * dtypeSize(dt)](auto word) {
+    std::memcpy(&word, p, sizeof word);
+    return static_cast<uint64_t>(word);
+  };
+  switch (dtypeSize(dt)) {
+    case 1: return load(uint8_t{});
+    case 2: return load(uint16_t{});
+    case 4: return load(uint32_t{});
+    default: return load(uint64_t{});
+  }
+}
+inline void storeBits(DType dt, uint8_t* base, int64_t index, uint64_t bits) {
+  auto store = [p = base + index * dtypeSize(dt)](auto word) { std::memcpy(p, &word, sizeof word); };
+  switch (dtypeSize(dt)) {
+    case 1: return store(static_cast<uint8_t>(bits));
+    case 2: return store(static_cast<uint16_t>(bits));
+    case 4: return store(static_cast<uint32_t>(bits));
+    default: return store(bits);
+  }
+}
+
 struct Tensor {
   DType dtype = DType::FP32;
   int64_t rows = 0, cols = 0;
@@ -33,23 +58,8 @@ struct Tensor {
   bool anyPoison() const;
   /// Fills every element with `bits` (the low esize() bytes are used).
   void fillBits(uint64_t bits);
-  /// Inline: the oracle and the comparisons read every element this way.
-  uint64_t bitsAt(int64_t index) const {
-    const uint8_t* p = bytes.data() + index * esize();
-    auto load = [p](auto word) {  // a fixed-size copy compiles to one load, a variable one to a call
-      std::memcpy(&word, p, sizeof word);  // little-endian host
-      return static_cast<uint64_t>(word);
-    };
-    switch (esize()) {
-      case 1: return p[0];
-      case 2: return load(uint16_t{});
-      case 4: return load(uint32_t{});
-      default: return load(uint64_t{});
-    }
-  }
-  void setBitsAt(int64_t index, uint64_t bits) {
-    std::memcpy(bytes.data() + index * esize(), &bits, static_cast<size_t>(esize()));
-  }
+  uint64_t bitsAt(int64_t index) const { return loadBits(dtype, bytes.data(), index); }
+  void setBitsAt(int64_t index, uint64_t bits) { storeBits(dtype, bytes.data(), index, bits); }
 };
 
 /// The dtype's sentinel pattern (semantics.md §7): FP32 0x7FC0DEAD, FP16 0x7E5A, BF16 0x7FDA,
