@@ -313,7 +313,8 @@ class CaseRunner {
   }
 
   void runTileAndOracle(const Program& program, const Function& kernel);
-  void keepOutputs(const std::string& name, const KernelArgs& final) {
+  /// Counts a run that produced outputs, and keeps them when the options ask for it.
+  void recordRun(const std::string& name, const KernelArgs& final) {
     ++report_.runs;
     if (o_.keepOutputs) report_.outputs.push_back({name, final});
   }
@@ -363,7 +364,7 @@ void CaseRunner::runTileAndOracle(const Program& program, const Function& kernel
     return;
   }
   const RunResult& r = *a.result;
-  keepOutputs("tile", r.final);
+  recordRun("tile", r.final);
   if (r.status != RunStatus::Ok) {
     switch (r.status) {
       case RunStatus::InvalidProgram: tile.kind = VerdictKind::InvalidProgram; break;
@@ -425,7 +426,7 @@ void CaseRunner::judgePhysical(StageVerdict& v, const Attempt& a, const Program&
     return;
   }
   const RunResult& r = *a.result;
-  keepOutputs(outputsName, r.final);
+  recordRun(outputsName, r.final);
   Diagnostic d = r.diagnostic;
   if (d.file.empty()) d.file = fileOf(program);
   auto fromRun = [&](VerdictKind k) {
