@@ -83,7 +83,7 @@ class FunctionPlanner {
     keepInvalidLanes_ = fn_.bufferIRSelected != true && aliases::observesInvalidLanes(facts_);
     for (const TileValue& v : facts_.values()) {
       if (v.kind == ValueKind::InPlace) {
-        follows_[v.slot] = !inputObservableAfter(v, maximal);
+        follows_[v.slot] = isPrivateWholeCopy(*inPlaceInput(v)) || !inputObservableAfter(v, maximal);
         if (!follows_[v.slot] && keepInvalidLanes_ && needsWholeTileCopy(inPlaceInput(v)->type) &&
             !isWholeTileCopy(inPlaceInput(v)->slot))
           narrowInPlaceInputs_.push_back(&v);
@@ -453,6 +453,21 @@ class FunctionPlanner {
         opInfo(moved->call->op).family != OpFamily::Move)
       return false;
     return viewBy(facts_.value(moved->call->args[0]->slot), OpFamily::SetValidShape);
+  }
+
+  /// Whether `operand` reads a whole-tile copy (isWholeTileCopy) that nothing else reads: the
+  /// narrowed copy only through `operand`, the moved tile only through the narrowing setter. An
+  /// in-place op on it then overwrites storage no other value holds, so it runs in place: given
+  /// storage of its own, the result would start from the valid region only and lose the lanes the
+  /// copy was made to keep (20-minute campaign of 2026-12-01, seed 4, case 21898: an assemble whose
+  /// result a While loop yields; tests/fuzz-regressions/assemble_on_whole_copy_runs_in_place).
+  bool isPrivateWholeCopy(const Expr& operand) const {
+    if (!isWholeTileCopy(operand.slot)) return false;
+    const TileValue* narrowed = facts_.value(operand.slot);
+    const Expr* narrowing = narrowed->call->args[0].get();
+    return std::all_of(facts_.uses().begin(), facts_.uses().end(), [&](const Use& u) {
+      return (u.slot != operand.slot || u.expr == &operand) && (u.slot != narrowed->source || u.expr == narrowing);
+    });
   }
 
   /// A narrow Vec tile whose valid extents a setter can state again after a whole copy.

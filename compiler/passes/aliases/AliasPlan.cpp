@@ -382,8 +382,12 @@ class Materializer {
       if (u.point < ext.header && !repeatsHeader(u.point)) continue;
       // Fault ZeroTripEntryCopyMissing: reads after the loop are taken not to need the input intact.
       if (u.point > ext.backedge && faults_.on(Fault::ZeroTripEntryCopyMissing)) continue;
+      // A view only forwards the storage (A8), unless an enclosing loop repeats it before the header:
+      // its next trip consumes the view again, bound to the storage this loop rewrote (A8's "later
+      // iteration"; 20-minute campaign of 2026-12-01, seed 4, case 27491:
+      // tests/fuzz-regressions/view_rebound_by_enclosing_loop_needs_entry_copy).
       const Stmt* at = facts_.statementAt(u.point);
-      if (at && at->kind == Stmt::Kind::Assign) {
+      if (at && at->kind == Stmt::Kind::Assign && u.point > ext.header) {
         const TileValue* def = facts_.value(at->as<AssignStmt>().target.slot);
         if (def && def->kind == ValueKind::View && holds.count(def->slot)) continue;  // forwards only (A8)
       }

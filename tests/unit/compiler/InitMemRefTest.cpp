@@ -332,6 +332,46 @@ TEST(InitMemRef, AnInPlaceResultCarriedAndUpdatedInPlaceFollowsItsInput) {
   EXPECT_EQ(memrefOf(p, "h"), memrefOf(p, "t0")) << bodyText(p);
 }
 
+// Campaign seed 4, case 21898 (shrunk): `r` joins t36 (a view of the assemble result) with t39 in
+// a zero-trip While, and the store reads it, so the assemble's input counts as observable and it
+// got a whole copy; the copy is read by the assemble alone, so the assemble runs in place on it.
+// Given storage of its own instead, the result started from the valid [1, 1] region only, and the
+// lane [0, 8] that the setter to [1, 9] exposes was lost (uninit under PTOAS, 4 instead of 2 under
+// DSA_RP).
+TEST(InitMemRef, AnInPlaceOpRunsInPlaceOnAWholeCopyNothingElseReads) {
+  Program p = initMemRef("out: pl.Out[pl.Tensor[[2, 32], pl.FP32]]",
+                         "        t1 = pl.tile.full([1, 48], dtype=pl.FP32, value=1.0)\n"
+                         "        t25 = pl.tile.set_validshape(t1, 1, 1)\n"
+                         "        t33 = pl.tile.full([1, 8], dtype=pl.FP32, value=1.0)\n"
+                         "        t34 = pl.tile.assemble(t25, t33, [0, 0])\n"
+                         "        t36 = pl.tile.set_validshape(t34, 1, 9)\n"
+                         "        t39 = pl.tile.add(t36, t36)\n"
+                         "        for (c1,) in pl.while_(init_values=(t39,)):\n"
+                         "            pl.cond(0 < 0)\n"
+                         "            r4 = pl.yield_(t36)\n"
+                         "        o4 = pl.tile.store(r4, [1, 16], out)\n        return o4\n",
+                         "pl.Tensor[[2, 32], pl.FP32]");
+  EXPECT_NE(bodyText(p).find("t34 = pl.tile.assemble(t25_inplace, t33, [0, 0])\n"), std::string::npos) << bodyText(p);
+  EXPECT_EQ(memrefOf(p, "t34"), memrefOf(p, "t25_inplace_whole")) << bodyText(p);
+  EXPECT_NE(memrefOf(p, "t34")->base, memrefOf(p, "t1")->base) << bodyText(p);
+}
+
+// The same whole-copy pattern read by something besides the in-place op is not private: the op
+// keeps storage of its own rather than overwriting bytes another value still reads.
+TEST(InitMemRef, AWholeCopyReadElsewhereIsNotOverwrittenInPlace) {
+  Program p = initMemRef("out: pl.Out[pl.Tensor[[2, 48], pl.FP32]]",
+                         "        t1 = pl.tile.full([1, 48], dtype=pl.FP32, value=1.0)\n"
+                         "        ws = pl.tile.set_validshape(t1, 1, 48)\n"
+                         "        w = pl.tile.move(ws, target_memory=pl.Mem.Vec)\n"
+                         "        n = pl.tile.set_validshape(w, 1, 1)\n"
+                         "        s = pl.tile.full([1, 8], dtype=pl.FP32, value=2.0)\n"
+                         "        g = pl.tile.assemble(n, s, [0, 0])\n"
+                         "        o1 = pl.tile.store(g, [0, 0], out)\n"
+                         "        o2 = pl.tile.store(w, [1, 0], o1)\n        return o2\n",
+                         "pl.Tensor[[2, 48], pl.FP32]");
+  EXPECT_NE(memrefOf(p, "g")->base, memrefOf(p, "w")->base) << bodyText(p);
+}
+
 TEST(InitMemRef, AWholeCopyJoinedByALoopCarryIsNotCopiedAgain) {
   // Fuzz finding (60 s demo of 2026-12-01, case 80, reduced): the carry joins the copy's storage
   // with `t0`'s, which the loop yields and `r` reads later, so the assemble never follows its input;

@@ -232,6 +232,28 @@ TEST(MaterializeSemanticAliases, ElementwiseOfAWholeCarrySliceIsNotRetargetedOnt
   EXPECT_NE(out.find("acc2 = pl.yield_(acc_next)"), std::string::npos) << out;
 }
 
+// L3 with A8's "later iteration": `v` only forwards `x`'s storage, but the While binds it again on
+// its next trip, after the For loop rewrote that storage, and hands it to the For loop as its input:
+// the input needs an entry copy (20-minute campaign of 2026-12-01, seed 4, case 27491: a yield
+// transfer overwrote the tile the next trip re-read, hazard live-clobber under every planner).
+TEST(MaterializeSemanticAliases, AViewReboundByAnEnclosingLoopGetsAnEntryCopy) {
+  std::string out = afterMsa(
+      "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+      "        o = pl.tile.store(x, [0, 0], out)\n"
+      "        for (k,) in pl.while_(init_values=(0,)):\n"
+      "            pl.cond(k < 2)\n"
+      "            v = pl.tile.set_validshape(x, 16, 32)\n"
+      "            for i, (acc,) in pl.range(n, init_values=(v,)):\n"
+      "                acc1 = pl.tile.adds(acc, 1.0)\n"
+      "                acc2 = pl.yield_(acc1)\n"
+      "            k1 = k + 1\n"
+      "            r = pl.yield_(k1)\n"
+      "        return o\n");
+  EXPECT_NE(out.find("for i, (acc,) in pl.range(n, init_values=(v_in,))"), std::string::npos) << out;
+  EXPECT_NE(out.find("x: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_vec_0, 0, 2048)"), std::string::npos) << out;
+  EXPECT_EQ(out.find("acc1: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_vec_0,"), std::string::npos) << out;
+}
+
 // L2: an observable input is copied before the loop, so zero trips still see it.
 TEST(MaterializeSemanticAliases, EntryCopyPrecedesTheLoop) {
   std::string out = afterMsa(
