@@ -60,14 +60,7 @@ ByteArena::Page& ByteArena::page(int64_t addr) {
       slot = std::move(spare.back());
       spare.pop_back();
     }
-    const int64_t base = addr / kPageBytes * kPageBytes;
-    // garbageByte's bytes, one hash per aligned 8-byte group (pages are 8-byte aligned).
-    static_assert(kPageBytes % 8 == 0);
-    for (int64_t i = 0; i < kPageBytes; i += 8) {
-      const uint64_t word =
-          splitmix64(seed_ ^ (static_cast<uint64_t>(space_) << 56) ^ static_cast<uint64_t>((base + i) >> 3));
-      for (int64_t k = 0; k < 8; ++k) slot->bytes[static_cast<size_t>(i + k)] = static_cast<uint8_t>(word >> (k * 8));
-    }
+    slot->bytes = freshBytes(addr / kPageBytes);
     slot->poison.fill(1);
     slot->event.fill(kNoEvent);
     if (!symbolic_)
@@ -78,6 +71,35 @@ ByteArena::Page& ByteArena::page(int64_t addr) {
       slot->tags->fill(0);
   }
   return *slot;
+}
+
+const std::array<uint8_t, ByteArena::kPageBytes>& ByteArena::freshBytes(int64_t pageIndex) const {
+  // Every run of a case has the case's seed and touches mostly the same pages, so the garbage of
+  // a page is hashed once per case and thread rather than once per run (a campaign case makes
+  // about 15 runs). At most one entry per page of each space: bounded by the spaces' capacities.
+  struct Entry {
+    uint64_t seed = 0;
+    bool filled = false;
+    std::array<uint8_t, kPageBytes> bytes;
+  };
+  thread_local std::array<std::vector<std::unique_ptr<Entry>>, static_cast<size_t>(MemSpace::Acc) + 1> cache;
+  std::vector<std::unique_ptr<Entry>>& space = cache[static_cast<size_t>(space_)];
+  const auto index = static_cast<size_t>(pageIndex);
+  if (space.size() <= index) space.resize(index + 1);
+  std::unique_ptr<Entry>& e = space[index];
+  if (!e) e = std::make_unique<Entry>();
+  if (e->filled && e->seed == seed_) return e->bytes;
+  // garbageByte's bytes, one hash per aligned 8-byte group (pages are 8-byte aligned).
+  static_assert(kPageBytes % 8 == 0);
+  const int64_t base = pageIndex * kPageBytes;
+  for (int64_t i = 0; i < kPageBytes; i += 8) {
+    const uint64_t word =
+        splitmix64(seed_ ^ (static_cast<uint64_t>(space_) << 56) ^ static_cast<uint64_t>((base + i) >> 3));
+    for (int64_t k = 0; k < 8; ++k) e->bytes[static_cast<size_t>(i + k)] = static_cast<uint8_t>(word >> (k * 8));
+  }
+  e->seed = seed_;
+  e->filled = true;
+  return e->bytes;
 }
 
 const ByteArena::Page* ByteArena::pageIfPresent(int64_t addr) const {

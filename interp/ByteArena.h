@@ -74,6 +74,8 @@ class ByteArena {
   /// makes a few arenas per run, and fresh pages cost an allocation and page faults each.
   static std::vector<std::unique_ptr<Page>>& sparePages();
   const Page* pageIfPresent(int64_t addr) const;
+  /// The garbage bytes of page `pageIndex` of a fresh arena of this space and seed.
+  const std::array<uint8_t, kPageBytes>& freshBytes(int64_t pageIndex) const;
 
   MemSpace space_;
   int64_t capacity_;

@@ -18,6 +18,25 @@ std::string pairText(int64_t a, int64_t b) { return "[" + std::to_string(a) + ",
 
 constexpr MemSpace kAllSpaces[] = {MemSpace::Vec, MemSpace::Mat, MemSpace::Left, MemSpace::Right, MemSpace::Acc};
 
+/// Calls f with a zero word as wide as an element of `esize` bytes, so the element loops inside
+/// copy one fixed-size word per element instead of switching on the width each time.
+template <class F>
+void withElementWord(int esize, F&& f) {
+  switch (esize) {
+    case 1: return f(uint8_t{});
+    case 2: return f(uint16_t{});
+    case 4: return f(uint32_t{});
+    case 8: return f(uint64_t{});
+    default: throw std::logic_error("an element of " + std::to_string(esize) + " bytes");
+  }
+}
+
+/// Copies `n` elements of `Word` from `from` (every `fromStep` elements) to `to` (every `toStep`).
+template <class Word>
+void copyElements(const uint8_t* from, int64_t fromStep, uint8_t* to, int64_t toStep, int64_t n) {
+  for (int64_t k = 0; k < n; ++k) std::memcpy(to + k * toStep * sizeof(Word), from + k * fromStep * sizeof(Word), sizeof(Word));
+}
+
 }  // namespace
 
 std::string layoutText(const Layout& layout) {
@@ -115,12 +134,17 @@ void Machine::gatherInto(const Handle& h, int64_t r0, int64_t c0, int64_t rows, 
     // A row run lands in place; a column run is read whole, then spread down the column.
     uint8_t* into = run.down ? (bytes.resize(n), bytes.data()) : out.bits + first * esize;
     mem.readWithPoison(run.addr, into, bytePoison.data(), run.n * esize);
-    if (run.down)
-      for (int64_t k = 0; k < run.n; ++k)
-        std::memcpy(out.bits + (first + k * step) * esize, into + k * esize, static_cast<size_t>(esize));
-    // An element is poison when any of its bytes is: its poison bytes read as one element's bits.
-    for (int64_t k = 0; k < run.n; ++k)
-      out.poison[first + k * step] = loadBits(h.dtype(), bytePoison.data(), k) != 0 ? 1 : 0;
+    withElementWord(esize, [&](auto word) {
+      using Word = decltype(word);
+      if (run.down) copyElements<Word>(into, 1, out.bits + first * esize, step, run.n);
+      // An element is poison when any of its bytes is: its poison bytes read as one word.
+      uint8_t* poison = out.poison + first;
+      for (int64_t k = 0; k < run.n; ++k) {
+        Word w;
+        std::memcpy(&w, bytePoison.data() + k * sizeof(Word), sizeof(Word));
+        poison[k * step] = w != 0 ? 1 : 0;
+      }
+    });
     if (!symbols_) return;
     tags.resize(n);
     mem.readTags(run.addr, tags.data(), run.n * esize);
@@ -154,8 +178,7 @@ void Machine::scatterFrom(const Handle& h, int64_t r0, int64_t c0, int64_t rows,
     const uint8_t* from = src.bits + first * esize;
     if (run.down) {  // gather the column into adjacent bytes first
       bytes.resize(static_cast<size_t>(run.n * esize));
-      for (int64_t k = 0; k < run.n; ++k)
-        std::memcpy(bytes.data() + k * esize, src.bits + (first + k * step) * esize, static_cast<size_t>(esize));
+      withElementWord(esize, [&](auto word) { copyElements<decltype(word)>(from, step, bytes.data(), 1, run.n); });
       from = bytes.data();
     }
     if (symbols_) {

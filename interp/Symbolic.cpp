@@ -54,6 +54,7 @@ std::string constantText(DType dt, uint64_t bits) {
 
 ExprPool::ExprPool() {
   nodes_.push_back(Node{});  // kPoison
+  dtypes_.push_back(Node{}.dtype);
   slots_.resize(1024);
 }
 
@@ -65,6 +66,7 @@ void ExprPool::clear() {
     return;
   }
   nodes_.resize(1);
+  dtypes_.resize(1);
   operands_.clear();
   std::fill(slots_.begin(), slots_.end(), Slot{});
   tensorNames_.clear();
@@ -112,6 +114,7 @@ ExprId ExprPool::intern(Kind kind, DType dt, uint8_t op, uint64_t payload, std::
   n.hash = h;
   operands_.insert(operands_.end(), operands.begin(), operands.end());
   nodes_.push_back(n);
+  dtypes_.push_back(dt);
   slots_[slot] = Slot{static_cast<uint32_t>(h), id + 1};
   if (nodes_.size() * 2 > slots_.size()) grow();
   return id;
@@ -176,7 +179,7 @@ ExprId ExprPool::reduce(arith::ReduceKind k, DType dt, std::span<const ExprId> o
 std::optional<ExprId> ExprPool::wholeElement(DType dt, std::span<const ByteTag> tags) const {
   if (tags.empty() || static_cast<size_t>(dtypeSize(dt)) != tags.size()) return std::nullopt;
   const ExprId e = tagExpr(tags[0]);
-  if (e != kPoison && nodes_[e].dtype != dt) return std::nullopt;
+  if (e != kPoison && dtypes_[e] != dt) return std::nullopt;
   for (size_t b = 0; b < tags.size(); ++b)
     if (tags[b] != byteTag(e, static_cast<int>(b))) return std::nullopt;
   return e;

@@ -76,7 +76,7 @@ class ExprPool {
   /// The element of dtype `dt` read from bytes carrying `tags` (lowest address first).
   ExprId fromBytes(DType dt, std::span<const ByteTag> tags);
 
-  DType dtypeOf(ExprId e) const { return nodes_[e].dtype; }
+  DType dtypeOf(ExprId e) const { return dtypes_[e]; }
   /// Distinct formulas so far (kPoison included).
   size_t size() const { return nodes_.size(); }
 
@@ -104,6 +104,9 @@ class ExprPool {
   std::optional<ExprId> wholeElement(DType dt, std::span<const ByteTag> tags) const;
 
   std::vector<Node> nodes_;
+  /// nodes_[e].dtype again, densely: every element read checks its formula's dtype, and a byte per
+  /// formula keeps those reads in cache where the 32-byte nodes do not.
+  std::vector<DType> dtypes_;
   std::vector<uint32_t> operands_;
   struct Slot {
     uint32_t hash = 0;  // the low half of the node's hash: most probes end here without touching the node

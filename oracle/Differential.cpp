@@ -83,6 +83,8 @@ struct Comparison {
   std::optional<ElementDifference> formula;  // equal bits, different formulas (a symbolic run's pool given)
 };
 
+bool isClean(const Comparison& c) { return !c.uninit && !c.sentinel && !c.mismatch && !c.formula; }
+
 void note(std::optional<ElementDifference>& slot, const std::string& tensor, const Tensor& t, int64_t index,
           uint64_t expected, uint64_t actual, bool actualPoison) {
   if (slot) {
@@ -108,8 +110,12 @@ void note(std::optional<ElementDifference>& slot, const std::string& tensor, con
 /// run is then invalid-program and nothing is compared. With the symbolic run's `pool` (issue 11), a
 /// written element with equal bits must also have the Tile run's formula (`formula`, with both
 /// formulas filled in).
+///
+/// `tileIsClean` says the Tile run compared with itself finds nothing (computed once per Tile run):
+/// then a tensor whose bits, poison and formulas all equal the Tile run's contributes nothing, and
+/// its element loop is skipped.
 Comparison compareWithTileRun(const Function& kernel, const KernelArgs& initial, const KernelArgs& tile,
-                              const KernelArgs& actual, const ExprPool* pool) {
+                              const KernelArgs& actual, const ExprPool* pool, bool tileIsClean = false) {
   Comparison c;
   for (const Param& p : kernel.params) {
     if (!isOutput(p)) continue;
@@ -120,6 +126,7 @@ Comparison compareWithTileRun(const Function& kernel, const KernelArgs& initial,
       throw std::logic_error("tensor \"" + p.name + "\" changed dtype or shape between runs");
     if (pool && (tt.sym.size() != static_cast<size_t>(tt.elements()) || ta.sym.size() != tt.sym.size()))
       throw std::logic_error("tensor \"" + p.name + "\" has no formulas after a symbolic run");
+    if (tileIsClean && ta.bytes == tt.bytes && ta.poison == tt.poison && (!pool || ta.sym == tt.sym)) continue;
     auto sameBits = [](const Tensor& a, const Tensor& b, size_t k) {
       return a.bitsAt(static_cast<int64_t>(k)) == b.bitsAt(static_cast<int64_t>(k));
     };
@@ -276,6 +283,7 @@ class CaseRunner {
   const DifferentialOptions& o_;
   DifferentialReport report_;
   std::optional<KernelArgs> tileFinal_;  // the reference outputs, when the Tile run passed
+  bool tileIsClean_ = false;              // tileFinal_ compared with itself finds nothing
   /// The case's formulas when o_.symbolic: one pool for every run, so equal formulas are equal ids.
   std::shared_ptr<ExprPool> symbols_ = o_.symbolic ? threadPool() : nullptr;
 
@@ -385,6 +393,7 @@ void CaseRunner::runTileAndOracle(const Program& program, const Function& kernel
   tile.detail = std::to_string(r.steps) + " steps";
   report_.verdicts.push_back(std::move(tile));
   tileFinal_ = r.final;
+  tileIsClean_ = isClean(compareWithTileRun(kernel, args_, *tileFinal_, *tileFinal_, nullptr));
 
   StageVerdict oracle = row("oracle", std::nullopt);
   PhaseTimer oracleTimer(o_.phaseSeconds, "oracle");
@@ -444,7 +453,7 @@ void CaseRunner::judgePhysical(StageVerdict& v, const Attempt& a, const Program&
     v.detail = std::to_string(r.steps) + " steps; no reference: only the checkers judged";
     return;
   }
-  const Comparison c = compareWithTileRun(kernel, args_, *tileFinal_, r.final, symbols_.get());
+  const Comparison c = compareWithTileRun(kernel, args_, *tileFinal_, r.final, symbols_.get(), tileIsClean_);
   if (c.uninit) {
     v.kind = VerdictKind::Hazard;
     v.hazard = HazardKind::Uninit;
@@ -760,6 +769,7 @@ void CaseRunner::runPlannersWithoutBufferIR() {
   off.alsoWithoutBufferIR = false;
   CaseRunner tileOnly(in_, args_, off);
   tileOnly.tileFinal_ = tileFinal_;
+  tileOnly.tileIsClean_ = tileIsClean_;
   tileOnly.symbols_ = symbols_;  // the same formulas: ids are comparable across the two runners
   for (Planner p : o_.planners) tileOnly.runPlanner(p);
   for (StageVerdict& v : tileOnly.report_.verdicts) {

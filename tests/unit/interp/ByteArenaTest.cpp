@@ -64,6 +64,24 @@ TEST(ByteArena, MaterializedPageKeepsEveryGarbageByte) {
   }
 }
 
+// Fresh pages' garbage is hashed once per (seed, space, page) and thread and then reused: pages
+// materialized one after another under alternating seeds and spaces still hold their own garbage.
+TEST(ByteArena, MaterializedPagesUnderAlternatingSeedsAndSpacesHoldTheirOwnGarbage) {
+  const int64_t page = 3 * ByteArena::kPageBytes;
+  for (int round = 0; round < 2; ++round)
+    for (uint64_t seed : {uint64_t{5}, uint64_t{6}, uint64_t{5}})
+      for (MemSpace space : {MemSpace::Vec, MemSpace::Left, MemSpace::Vec}) {
+        ByteArena a(space, 4 * ByteArena::kPageBytes, seed);
+        const uint8_t one = 0x11;
+        a.write(page, &one, 1, false, 1);  // materializes the page
+        std::vector<uint8_t> got(ByteArena::kPageBytes);
+        a.read(page, got.data(), ByteArena::kPageBytes);
+        for (int64_t i = 1; i < ByteArena::kPageBytes; ++i)
+          ASSERT_EQ(got[static_cast<size_t>(i)], ByteArena::garbageByte(seed, space, page + i))
+              << "seed " << seed << ", byte " << i;
+      }
+}
+
 TEST(ByteArena, PoisonWriteMakesBytesPoisonAgain) {
   ByteArena a(MemSpace::Acc, 4096, 0);
   uint8_t v[4] = {1, 2, 3, 4};
