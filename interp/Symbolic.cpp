@@ -71,6 +71,9 @@ void ExprPool::clear() {
   std::fill(slots_.begin(), slots_.end(), Slot{});
   tensorNames_.clear();
   inputTensors_.clear();
+  inputBlocks_.clear();
+  inputsInterned_.clear();
+  interned_ = 1;
 }
 
 bool ExprPool::same(const Node& n, Kind kind, DType dt, uint8_t op, uint64_t payload,
@@ -116,25 +119,65 @@ ExprId ExprPool::intern(Kind kind, DType dt, uint8_t op, uint64_t payload, std::
   nodes_.push_back(n);
   dtypes_.push_back(dt);
   slots_[slot] = Slot{static_cast<uint32_t>(h), id + 1};
-  if (nodes_.size() * 2 > slots_.size()) grow();
+  if (++interned_ * 2 > slots_.size()) grow();
   return id;
 }
 
-ExprId ExprPool::input(std::string_view tensor, DType dt, int64_t row, int64_t col) {
+uint64_t ExprPool::tensorIndex(std::string_view tensor) {
   auto it = std::find(tensorNames_.begin(), tensorNames_.end(), tensor);
   if (it == tensorNames_.end()) it = tensorNames_.insert(tensorNames_.end(), std::string(tensor));
-  const auto name = static_cast<uint64_t>(it - tensorNames_.begin());
+  return static_cast<uint64_t>(it - tensorNames_.begin());
+}
+
+namespace {
+uint64_t inputPayload(uint64_t name, int64_t row, int64_t col) {
   if (name >= (1u << 16) || row < 0 || col < 0 || row >= (1 << 24) || col >= (1 << 24))
     throw std::length_error("ExprPool: a symbolic input beyond 2^16 tensors or 2^24 rows or columns");
-  return intern(Kind::Input, dt, 0, (name << 48) | (static_cast<uint64_t>(row) << 24) | static_cast<uint64_t>(col), {});
+  return (name << 48) | (static_cast<uint64_t>(row) << 24) | static_cast<uint64_t>(col);
+}
+}  // namespace
+
+ExprId ExprPool::input(std::string_view tensor, DType dt, int64_t row, int64_t col) {
+  const uint64_t name = tensorIndex(tensor);
+  const uint64_t payload = inputPayload(name, row, col);
+  for (const InputBlock& b : inputBlocks_)
+    if (b.name == name && b.dtype == dt && row < b.rows && col < b.cols)
+      return b.first + static_cast<ExprId>(row * b.cols + col);
+  if (std::find(inputsInterned_.begin(), inputsInterned_.end(), std::pair(name, dt)) == inputsInterned_.end())
+    inputsInterned_.emplace_back(name, dt);
+  return intern(Kind::Input, dt, 0, payload, {});
 }
 
 const std::vector<ExprId>& ExprPool::inputs(std::string_view tensor, DType dt, int64_t rows, int64_t cols) {
   for (const InputTensor& t : inputTensors_)
     if (t.name == tensor && t.dtype == dt && t.rows == rows && t.cols == cols) return t.ids;
+  const uint64_t name = tensorIndex(tensor);
+  const bool fresh =
+      std::none_of(inputBlocks_.begin(), inputBlocks_.end(),
+                   [&](const InputBlock& b) { return b.name == name && b.dtype == dt; }) &&
+      std::find(inputsInterned_.begin(), inputsInterned_.end(), std::pair(name, dt)) == inputsInterned_.end();
   std::vector<ExprId> ids(static_cast<size_t>(rows * cols));
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t c = 0; c < cols; ++c) ids[static_cast<size_t>(r * cols + c)] = input(tensor, dt, r, c);
+  if (fresh && rows > 0 && cols > 0) {
+    inputPayload(name, rows - 1, cols - 1);  // the bounds check
+    if (nodes_.size() + ids.size() >= 0xFFFFFFF0u)
+      throw std::length_error("ExprPool: more than 2^32 formulas or operands in one symbolic run");
+    const auto first = static_cast<ExprId>(nodes_.size());
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c) {
+        Node n;
+        n.kind = Kind::Input;
+        n.dtype = dt;
+        n.first = static_cast<uint32_t>(operands_.size());
+        n.payload = inputPayload(name, r, c);
+        nodes_.push_back(n);
+        dtypes_.push_back(dt);
+        ids[static_cast<size_t>(r * cols + c)] = first + static_cast<ExprId>(r * cols + c);
+      }
+    inputBlocks_.push_back(InputBlock{name, dt, rows, cols, first});
+  } else {
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c) ids[static_cast<size_t>(r * cols + c)] = input(tensor, dt, r, c);
+  }
   inputTensors_.push_back(InputTensor{std::string(tensor), dt, rows, cols, std::move(ids)});
   return inputTensors_.back().ids;
 }

@@ -121,6 +121,19 @@ class ExprPool {
     std::vector<ExprId> ids;
   };
   std::vector<InputTensor> inputTensors_;  // inputs()' memo (a kernel has a few tensors)
+  /// The Input nodes of a whole tensor made at once, ids first + row * cols + col. They skip the hash
+  /// table (a campaign case binds thousands of input elements and reads a few), so input() looks
+  /// here before interning, and a block is made only for a (tensor, dtype) with no Input node yet.
+  struct InputBlock {
+    uint64_t name;
+    DType dtype;
+    int64_t rows, cols;
+    ExprId first;
+  };
+  std::vector<InputBlock> inputBlocks_;
+  std::vector<std::pair<uint64_t, DType>> inputsInterned_;  // (tensor, dtype) pairs input() interned
+  size_t interned_ = 1;  // nodes in the hash table (kPoison counted, as in nodes_): its load
+  uint64_t tensorIndex(std::string_view tensor);
   std::vector<ByteTag> scratch_;  // fromBytes' resolved tags
 };
 

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <bit>
+#include <set>
 #include <vector>
 
 #include "interp/Arith.h"
@@ -36,6 +37,33 @@ TEST(ExprPool, EqualFormulasAreEqualIdsAndOperandOrderMatters) {
   EXPECT_NE(sum, pool.binary(BinaryKind::Sub, DType::FP32, a, b));
   EXPECT_EQ(pool.constant(DType::FP32, 0x3F800000), pool.constant(DType::FP32, 0x3F800000));
   EXPECT_NE(pool.constant(DType::FP32, 0x3F800000), pool.constant(DType::INT32, 0x3F800000));
+}
+
+// inputs() makes a whole tensor's symbols as one block of ids outside the hash table; an input
+// has one id whichever way, and in whichever order, it is asked for.
+TEST(ExprPool, AnInputHasOneIdWhetherAskedForAloneOrWithItsTensor) {
+  ExprPool pool;
+  const std::vector<ExprId> a = pool.inputs("a", DType::FP32, 3, 4);  // a block
+  EXPECT_EQ(a[static_cast<size_t>(2 * 4 + 1)], pool.input("a", DType::FP32, 2, 1));
+  EXPECT_EQ(pool.text(a[static_cast<size_t>(2 * 4 + 1)]), "a[2, 1]");
+  const ExprId outside = pool.input("a", DType::FP32, 5, 1);  // beyond the block: interned
+  EXPECT_EQ(outside, pool.input("a", DType::FP32, 5, 1));
+  EXPECT_EQ(pool.inputs("a", DType::FP32, 6, 4)[static_cast<size_t>(5 * 4 + 1)], outside);  // another shape
+  EXPECT_EQ(pool.inputs("a", DType::FP32, 6, 4)[static_cast<size_t>(2 * 4 + 1)], a[static_cast<size_t>(2 * 4 + 1)]);
+  EXPECT_NE(pool.inputs("a", DType::FP16, 3, 4)[0], a[0]);  // the dtype is part of the symbol
+
+  const ExprId b01 = pool.input("b", DType::FP32, 0, 1);  // alone first: the tensor is then interned too
+  const std::vector<ExprId> b = pool.inputs("b", DType::FP32, 2, 2);
+  EXPECT_EQ(b[1], b01);
+  EXPECT_EQ(b[3], pool.input("b", DType::FP32, 1, 1));
+  std::set<ExprId> distinct(b.begin(), b.end());
+  distinct.insert(a.begin(), a.end());
+  EXPECT_EQ(distinct.size(), b.size() + a.size());
+  // Formulas over block inputs are hash-consed like any other.
+  const ExprId sum = pool.binary(BinaryKind::Add, DType::FP32, a[0], b[0]);
+  EXPECT_EQ(sum, pool.binary(BinaryKind::Add, DType::FP32, pool.input("a", DType::FP32, 0, 0), b[0]));
+  pool.clear();
+  EXPECT_EQ(pool.inputs("a", DType::FP32, 3, 4), a);  // ids depend only on what the case interns
 }
 
 TEST(ExprPool, PoisonAbsorbsEveryOperation) {
