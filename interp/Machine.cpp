@@ -187,8 +187,17 @@ void Machine::scatterFrom(const Handle& h, int64_t r0, int64_t c0, int64_t rows,
         for (int b = 0; b < esize; ++b) tags[static_cast<size_t>(k * esize + b)] = byteTag(src.sym[first + k * step], b);
       mem.writeTags(run.addr, tags.data(), run.n * esize);
     }
-    // One write per stretch of equal poison state inside the run.
+    // One write per stretch of equal poison state inside the run; most rows hold no poison at all,
+    // which a branch-free (vectorizable) OR over a row run shows before any stretch is looked for.
     const uint8_t* poison = src.poison + first;
+    if (!run.down) {
+      uint8_t any = 0;
+      for (int64_t k = 0; k < run.n; ++k) any |= poison[k];
+      if (any == 0) {
+        mem.write(run.addr, from, run.n * esize, false, event);
+        return;
+      }
+    }
     for (int64_t k = 0; k < run.n;) {
       const bool p = poison[k * step] != 0;
       int64_t m = k + 1;

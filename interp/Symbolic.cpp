@@ -219,17 +219,7 @@ ExprId ExprPool::reduce(arith::ReduceKind k, DType dt, std::span<const ExprId> o
   return intern(Kind::Reduce, dt, static_cast<uint8_t>(k), 0, operands);
 }
 
-std::optional<ExprId> ExprPool::wholeElement(DType dt, std::span<const ByteTag> tags) const {
-  if (tags.empty() || static_cast<size_t>(dtypeSize(dt)) != tags.size()) return std::nullopt;
-  const ExprId e = tagExpr(tags[0]);
-  if (e != kPoison && dtypes_[e] != dt) return std::nullopt;
-  for (size_t b = 0; b < tags.size(); ++b)
-    if (tags[b] != byteTag(e, static_cast<int>(b))) return std::nullopt;
-  return e;
-}
-
-ExprId ExprPool::fromBytes(DType dt, std::span<const ByteTag> tags) {
-  if (const std::optional<ExprId> e = wholeElement(dt, tags)) return *e;  // the common case, read as written
+ExprId ExprPool::fromReinterpretedBytes(DType dt, std::span<const ByteTag> tags) {
   // A byte written as part of a reinterpretation is the byte it was read from: a UINT8 view of an
   // FP32 tile written back and read as FP32 gives the FP32 formula again.
   scratch_.clear();

@@ -74,7 +74,11 @@ class ExprPool {
   /// A reduction's fold of `operands` in order.
   ExprId reduce(arith::ReduceKind k, DType dt, std::span<const ExprId> operands);
   /// The element of dtype `dt` read from bytes carrying `tags` (lowest address first).
-  ExprId fromBytes(DType dt, std::span<const ByteTag> tags);
+  ExprId fromBytes(DType dt, std::span<const ByteTag> tags) {
+    // Inline for the common case, bytes read as they were written (every gathered element asks).
+    if (const std::optional<ExprId> e = wholeElement(dt, tags)) return *e;
+    return fromReinterpretedBytes(dt, tags);
+  }
 
   DType dtypeOf(ExprId e) const { return dtypes_[e]; }
   /// Distinct formulas so far (kPoison included).
@@ -101,7 +105,17 @@ class ExprPool {
   void grow();
   void print(ExprId e, bool top, std::string& out, size_t maxChars) const;
   /// The formula whose bytes 0..n-1 `tags` are, in order, when it has dtype `dt` (n its size).
-  std::optional<ExprId> wholeElement(DType dt, std::span<const ByteTag> tags) const;
+  std::optional<ExprId> wholeElement(DType dt, std::span<const ByteTag> tags) const {
+    if (tags.empty() || static_cast<size_t>(dtypeSize(dt)) != tags.size()) return std::nullopt;
+    const ExprId e = tagExpr(tags[0]);
+    if (e != kPoison && dtypes_[e] != dt) return std::nullopt;
+    for (size_t b = 1; b < tags.size(); ++b)
+      if (tags[b] != byteTag(e, static_cast<int>(b))) return std::nullopt;
+    if (tagByte(tags[0]) != 0) return std::nullopt;
+    return e;
+  }
+  /// fromBytes() of bytes that are not one element as written: reinterpretations resolved.
+  ExprId fromReinterpretedBytes(DType dt, std::span<const ByteTag> tags);
 
   std::vector<Node> nodes_;
   /// nodes_[e].dtype again, densely: every element read checks its formula's dtype, and a byte per
