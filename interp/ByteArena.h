@@ -8,7 +8,9 @@
 // that reads storage it never wrote sees the same bits on every run and machine. Pages of 1 KiB are
 // materialized on first touch: a run costs what it touches, not the space's capacity. (A page
 // keeps six bytes of state per byte, 14 in symbolic runs, and campaign kernels touch a few KiB per
-// tile: with 1 KiB pages 100 campaign cases take 3% fewer instructions than with 4 KiB ones.)
+// tile: with 1 KiB pages 100 campaign cases take 3% fewer instructions than with 4 KiB ones.) A
+// fresh page's garbage is hashed once per (seed, space, page) and thread and copied after that:
+// every run of a campaign case has the case's seed.
 #pragma once
 
 #include <array>

@@ -18,13 +18,6 @@ std::optional<Enum> lookupName(const std::array<std::string_view, N>& names, std
 }
 }  // namespace
 
-bool isFloat(DType t) { return t == DType::FP16 || t == DType::BF16 || t == DType::FP32; }
-
-bool isInteger(DType t) {
-  return t == DType::INT8 || t == DType::UINT8 || t == DType::INT32 || t == DType::INT64 ||
-         t == DType::INDEX;
-}
-
 bool isScalarDType(DType t) {
   return t == DType::INDEX || t == DType::INT32 || t == DType::INT64 || t == DType::FP32 ||
          t == DType::BOOL;

@@ -23,8 +23,11 @@ constexpr int dtypeSize(DType t) {
   }
   return 0;
 }
-bool isFloat(DType t);
-bool isInteger(DType t);  // INT8, UINT8, INT32, INT64, INDEX
+constexpr bool isFloat(DType t) { return t == DType::FP16 || t == DType::BF16 || t == DType::FP32; }
+/// INT8, UINT8, INT32, INT64, INDEX.
+constexpr bool isInteger(DType t) {
+  return t == DType::INT8 || t == DType::UINT8 || t == DType::INT32 || t == DType::INT64 || t == DType::INDEX;
+}
 /// Scalar dtypes a `pl.Scalar[...]` or scalar expression may have.
 bool isScalarDType(DType t);
 /// "FP32", "INDEX", ... (the spelling after `pl.`).
