@@ -31,6 +31,9 @@ class Lexer {
   explicit Lexer(const SourceFile& source) : src_(source), text_(source.text) {}
 
   std::vector<Token> run() {
+    // Printed programs hold about one token per three characters; growing the vector token by
+    // token moved every token (and its string) again at each doubling.
+    tokens_.reserve(text_.size() / 3 + 16);
     while (pos_ < text_.size()) {
       if (atLineStart_ && brackets_.empty()) {
         if (!lexIndentation()) continue;  // blank or comment-only line consumed

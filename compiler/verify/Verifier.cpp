@@ -768,18 +768,18 @@ class FunctionVerifier {
 
   Value call(Expr& e, const std::optional<Type>* annotation) {
     const OpInfo& info = opInfo(e.op);
-    const std::string op(info.spelling);
+    const std::string_view op = info.spelling;  // a string only when an error is reported
     bool stageOk = true;
     if (info.stage == OpStage::Tile && bufferStage()) {
-      sink_.error(e.loc, op + ": Tile-stage op in a Buffer-stage function; expected pl.buffer.* ops");
+      sink_.error(e.loc, std::string(op) + ": Tile-stage op in a Buffer-stage function; expected pl.buffer.* ops");
       stageOk = false;
     } else if (info.stage == OpStage::Buffer && !bufferStage()) {
-      sink_.error(e.loc, op + ": Buffer-stage op in a Tile-stage function; expected pl.tile.* ops "
+      sink_.error(e.loc, std::string(op) + ": Buffer-stage op in a Tile-stage function; expected pl.tile.* ops "
                               "(or stage=pl.FunctionIRStage.Buffer on the function)");
       stageOk = false;
     }
     if (e.args.size() != info.params.size()) {
-      sink_.error(e.loc, op + ": " + plural(e.args.size(), "argument slot") + "; expected " +
+      sink_.error(e.loc, std::string(op) + ": " + plural(e.args.size(), "argument slot") + "; expected " +
                              std::to_string(info.params.size()) + " (one per parameter)");
       for (ExprPtr& a : e.args)
         if (a) expr(*a);
@@ -789,7 +789,7 @@ class FunctionVerifier {
              info,
              {},
              annotation,
-             [&](SourceLoc loc, const std::string& m) { sink_.error(loc, op + ": " + m); },
+             [&](SourceLoc loc, const std::string& m) { sink_.error(loc, std::string(op) + ": " + m); },
              std::nullopt,
              std::nullopt};
     bool complete = true;
