@@ -34,7 +34,8 @@ void withElementWord(int esize, F&& f) {
 /// Copies `n` elements of `Word` from `from` (every `fromStep` elements) to `to` (every `toStep`).
 template <class Word>
 void copyElements(const uint8_t* from, int64_t fromStep, uint8_t* to, int64_t toStep, int64_t n) {
-  for (int64_t k = 0; k < n; ++k) std::memcpy(to + k * toStep * sizeof(Word), from + k * fromStep * sizeof(Word), sizeof(Word));
+  for (int64_t k = 0; k < n; ++k)
+    std::memcpy(to + k * toStep * sizeof(Word), from + k * fromStep * sizeof(Word), sizeof(Word));
 }
 
 }  // namespace
