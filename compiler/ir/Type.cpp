@@ -44,11 +44,11 @@ Type Type::scalar(DType dt) {
   return t;
 }
 
-Type Type::tensor(std::vector<int64_t> shape, DType dt) {
+Type Type::tensor(Shape shape, DType dt) {
   Type t;
   t.kind = Kind::Tensor;
   t.dtype = dt;
-  t.shape = std::move(shape);
+  t.shape = shape;
   return t;
 }
 

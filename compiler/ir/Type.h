@@ -5,9 +5,13 @@
 // two round-trip structurally.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <compare>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -62,11 +66,52 @@ struct MemRef {
 
 enum class ParamDirection : uint8_t { In, Out, InOut };
 
+/// The extents of a Tensor, Tile or Buffer type, `[rows, cols]` (the parser rejects any other rank),
+/// and none for the other kinds. Held inline: the passes, the verifier and the interpreters copy
+/// types all the time, and a heap-allocated vector per copy was a measurable part of a campaign.
+class Shape {
+ public:
+  static constexpr size_t kMaxRank = 2;
+
+  Shape() = default;
+  Shape(std::initializer_list<int64_t> extents) {
+    for (int64_t e : extents) push_back(e);
+  }
+  explicit Shape(const std::vector<int64_t>& extents) {
+    for (int64_t e : extents) push_back(e);
+  }
+
+  size_t size() const { return rank_; }
+  bool empty() const { return rank_ == 0; }
+  int64_t operator[](size_t i) const { return extents_[i]; }
+  int64_t& operator[](size_t i) { return extents_[i]; }
+  int64_t at(size_t i) const {
+    if (i >= rank_)
+      throw std::out_of_range("Shape::at: axis " + std::to_string(i) + " of a rank-" + std::to_string(rank_) + " shape");
+    return extents_[i];
+  }
+  void push_back(int64_t e) {
+    if (rank_ == kMaxRank) throw std::length_error("Shape: more than " + std::to_string(kMaxRank) + " extents");
+    extents_[rank_++] = e;
+  }
+  const int64_t* begin() const { return extents_.data(); }
+  const int64_t* end() const { return extents_.data() + rank_; }
+
+  friend bool operator==(const Shape& a, const Shape& b) { return std::equal(a.begin(), a.end(), b.begin(), b.end()); }
+  friend std::strong_ordering operator<=>(const Shape& a, const Shape& b) {
+    return std::lexicographical_compare_three_way(a.begin(), a.end(), b.begin(), b.end());
+  }
+
+ private:
+  std::array<int64_t, kMaxRank> extents_{};
+  uint8_t rank_ = 0;
+};
+
 struct Type {
   enum class Kind : uint8_t { None, Scalar, Tensor, Tile, Buffer, Ptr };
   Kind kind = Kind::None;
   DType dtype = DType::FP32;
-  std::vector<int64_t> shape;       // Tensor, Tile, Buffer: [rows, cols]
+  Shape shape;                      // Tensor, Tile, Buffer: [rows, cols]
   MemSpace space = MemSpace::Vec;   // Tile, Buffer
   Layout layout;                    // Tile, Buffer (resolved)
   ValidShape valid;                 // Tile, Buffer; nullopt = full
@@ -74,7 +119,7 @@ struct Type {
 
   static Type none() { return Type{}; }
   static Type scalar(DType dt);
-  static Type tensor(std::vector<int64_t> shape, DType dt);
+  static Type tensor(Shape shape, DType dt);
   /// A tile with the space's implicit layout and full valid region.
   static Type tile(int64_t rows, int64_t cols, DType dt, MemSpace space);
   static Type buffer(int64_t rows, int64_t cols, DType dt, MemSpace space);

@@ -16,8 +16,9 @@ inline std::string shapeText(int64_t rows, int64_t cols) {
   return "[" + std::to_string(rows) + ", " + std::to_string(cols) + "]";
 }
 
-/// "[4, 16, 32]": any rank, "[]" for none.
-inline std::string shapeText(const std::vector<int64_t>& shape) {
+/// "[4, 16, 32]": any rank, "[]" for none (a Shape or a list of extents).
+template <class Extents>
+std::string shapeText(const Extents& shape) {
   std::string out = "[";
   for (size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
   return out + "]";

@@ -255,7 +255,7 @@ class Parser {
 
   // ---- types ----
   Type parseType(std::string_view context);
-  std::vector<int64_t> parseTypeShape(std::string_view typeName);
+  Shape parseTypeShape(std::string_view typeName);
   DType parseDTypeRef(std::string_view context);
   Type parseTileOrBufferType(bool isBuffer);
   MemRef parseMemRef();
@@ -466,11 +466,11 @@ Type Parser::parseType(std::string_view context) {
   std::string kind = parsePlPath("a type");
   if (kind == "Tensor") {
     expectPunct("[", "after 'pl.Tensor'");
-    std::vector<int64_t> shape = parseTypeShape("pl.Tensor");
+    Shape shape = parseTypeShape("pl.Tensor");
     expectPunct(",", "after the shape of pl.Tensor");
     DType dt = parseDTypeRef("as the dtype of pl.Tensor");
     expectPunct("]", "to close 'pl.Tensor['");
-    return Type::tensor(std::move(shape), dt);
+    return Type::tensor(shape, dt);
   }
   if (kind == "Tile" || kind == "Buffer") return parseTileOrBufferType(kind == "Buffer");
   if (kind == "Scalar") {
@@ -484,7 +484,7 @@ Type Parser::parseType(std::string_view context) {
   fail(loc, "unknown type 'pl." + kind + "'; expected pl.Tensor, pl.Tile, pl.Buffer, pl.Scalar or pl.Ptr");
 }
 
-std::vector<int64_t> Parser::parseTypeShape(std::string_view typeName) {
+Shape Parser::parseTypeShape(std::string_view typeName) {
   SourceLoc loc = cur().loc;
   std::string close = cur().isPunct("(") ? ")" : "]";
   if (!cur().isPunct("[") && !cur().isPunct("("))
@@ -499,7 +499,7 @@ std::vector<int64_t> Parser::parseTypeShape(std::string_view typeName) {
   expectPunct(close, "to close the shape of " + std::string(typeName));
   if (shape.size() != 2)
     fail(loc, std::string(typeName) + " must have rank 2 ([rows, cols]), found rank " + std::to_string(shape.size()));
-  return shape;
+  return Shape(shape);
 }
 
 DType Parser::parseDTypeRef(std::string_view context) {
@@ -514,7 +514,7 @@ DType Parser::parseDTypeRef(std::string_view context) {
 Type Parser::parseTileOrBufferType(bool isBuffer) {
   const std::string typeName = isBuffer ? "pl.Buffer" : "pl.Tile";
   expectPunct("[", "after '" + typeName + "'");
-  std::vector<int64_t> shape = parseTypeShape(typeName);
+  Shape shape = parseTypeShape(typeName);
   expectPunct(",", "after the shape of " + typeName);
   DType dt = parseDTypeRef("as the dtype of " + typeName);
 

@@ -370,7 +370,7 @@ Inferred slice(OpCall& c) {
   }
   // A view: the source's layout (and pitch) carry over, so the Vec pitch rule was the parent's.
   Type t = *src;
-  t.shape = shape;
+  t.shape = Shape(shape);
   t.valid = std::array<Extent, 2>{
       windowValid(src->validExtent(0), src->rows(), off[0], shape[0], requested ? &(*requested)[0] : nullptr),
       windowValid(src->validExtent(1), src->cols(), off[1], shape[1], requested ? &(*requested)[1] : nullptr)};

@@ -26,7 +26,7 @@ ValidShape canonicalValid(const Type& t) {
   return copy.valid;
 }
 
-ValidShape makeValid(Extent rows, Extent cols, const std::vector<int64_t>& shape) {
+ValidShape makeValid(Extent rows, Extent cols, const Shape& shape) {
   Type t;
   t.shape = shape;
   t.valid = std::array<Extent, 2>{std::move(rows), std::move(cols)};
@@ -76,6 +76,7 @@ std::string aSpace(MemSpace space) { return (space == MemSpace::Acc ? "an " : "a
 
 std::string shapeText(int64_t rows, int64_t cols) { return ptodiff::shapeText(rows, cols); }
 std::string shapeText(const std::vector<int64_t>& shape) { return ptodiff::shapeText(shape); }
+std::string shapeText(const Shape& shape) { return ptodiff::shapeText(shape); }
 std::string extentText(const Extent& e) { return ptodiff::extentText(e, "?"); }
 
 std::string validText(const Type& t) {

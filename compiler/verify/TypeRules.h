@@ -21,6 +21,7 @@ namespace ptodiff::verify {
 
 std::string shapeText(int64_t rows, int64_t cols);  // "[16, 32]"
 std::string shapeText(const std::vector<int64_t>& shape);
+std::string shapeText(const Shape& shape);
 /// "a Vec", "an Acc": a space name with its article.
 std::string aSpace(MemSpace space);
 /// A constant, a symbol name, or "?" for an extent unknown at compile time.

@@ -150,7 +150,7 @@ class FunctionVerifier {
   // Resource limits (ResourceLimits): what the interpreters would allocate for this function.
   int64_t gmBytes_ = 0, frameTileBytes_ = 0;
   bool gmReported_ = false, frameReported_ = false;
-  std::set<std::pair<Type::Kind, std::vector<int64_t>>> reportedShapes_;  // each oversized shape once
+  std::set<std::pair<Type::Kind, Shape>> reportedShapes_;  // each oversized shape once
   std::set<int64_t> reportedStorage_;                                     // each oversized MemRef size once
 
   bool bufferStage() const { return fn_.stage == FunctionStage::Buffer; }

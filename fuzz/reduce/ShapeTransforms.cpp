@@ -6,6 +6,7 @@
 #include <set>
 #include <utility>
 
+#include "compiler/ir/TypeText.h"
 #include "fuzz/reduce/CaseInputs.h"
 #include "fuzz/reduce/IRWalk.h"
 
@@ -176,13 +177,8 @@ std::optional<ReduceState> scaledProgram(const ReduceState& state, const Scale& 
   return next;
 }
 
-std::string shapeText(const std::vector<int64_t>& shape) {
-  return "[" + std::to_string(shape.at(0)) + ", " + std::to_string(shape.at(1)) + "]";
-}
-
 /// Every tensor type of shape `from` becomes shape `to` (parameters, results, annotations).
-std::optional<ReduceState> retypedTensors(const ReduceState& state, const std::vector<int64_t>& from,
-                                          const std::vector<int64_t>& to) {
+std::optional<ReduceState> retypedTensors(const ReduceState& state, const Shape& from, const Shape& to) {
   ReduceState next = state.clone();
   forEachType(next.program, [&](Type& t) {
     if (t.isTensor() && t.shape == from) t.shape = to;
@@ -260,14 +256,14 @@ void shrinkShapeCandidates(const ReduceState& state, std::vector<Candidate>& out
     if (std::optional<ReduceState> next = scaledProgram(state, scale))
       out.push_back({name + " " + text, std::move(*next)});
 
-  std::set<std::vector<int64_t>> seen;
+  std::set<Shape> seen;
   for (const Function& f : state.program.functions)
     for (const Param& p : f.params) {
       if (!p.type.isTensor() || p.type.shape.size() != 2 || !seen.insert(p.type.shape).second) continue;
-      const std::vector<int64_t>& from = p.type.shape;
+      const Shape& from = p.type.shape;
       for (int axis = 0; axis < 2; ++axis) {
         if (from[static_cast<size_t>(axis)] < 2) continue;
-        std::vector<int64_t> to = from;
+        Shape to = from;
         to[static_cast<size_t>(axis)] /= 2;
         if (std::optional<ReduceState> next = retypedTensors(state, from, to))
           out.push_back({name + " tensors " + shapeText(from) + " -> " + shapeText(to), std::move(*next)});

@@ -37,7 +37,7 @@ struct ByteSpan {
   int origin = -1;
   int64_t begin = 0, end = 0;
   int64_t pitch = 0;  // row pitch in bytes of an unboxed handle; 0 for boxed layouts
-  std::vector<int64_t> shape;
+  Shape shape;
   /// False for a runtime-offset window: it lies somewhere inside [begin, end).
   bool exact = true;
   /// Row-major rows of `width` bytes every `pitch` bytes, counted from `rowBase` (the (0, 0) of the

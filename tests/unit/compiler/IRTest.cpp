@@ -41,6 +41,27 @@ TEST(Type, FullValidShapeIsCanonicallyAbsent) {
   EXPECT_TRUE(t.valid.has_value());
 }
 
+// A shape holds its extents inline, at most [rows, cols]: the parser rejects any other rank with a
+// diagnostic before a Type is built, so more extents are a harness bug, not bad input.
+TEST(Type, ShapeHoldsUpToTwoExtentsAndComparesLikeAList) {
+  Shape s;
+  EXPECT_TRUE(s.empty());
+  s.push_back(16);
+  s.push_back(32);
+  EXPECT_EQ(s.size(), 2u);
+  EXPECT_EQ(s[0], 16);
+  EXPECT_EQ(s.at(1), 32);
+  EXPECT_THROW(s.at(2), std::out_of_range);
+  EXPECT_THROW(s.push_back(8), std::length_error);
+  EXPECT_EQ(s, (Shape{16, 32}));
+  EXPECT_NE(s, (Shape{16}));
+  EXPECT_LT((Shape{16}), s);
+  EXPECT_LT(s, (Shape{16, 33}));
+  EXPECT_EQ(Shape(std::vector<int64_t>{4, 8}), (Shape{4, 8}));
+  EXPECT_EQ(Type::tile(16, 32, DType::FP32, MemSpace::Vec).shape, s);
+  EXPECT_NE(Type::tile(32, 16, DType::FP32, MemSpace::Vec), Type::tile(16, 32, DType::FP32, MemSpace::Vec));
+}
+
 ExprPtr pair(int64_t a, int64_t b) {
   std::vector<ExprPtr> elems;
   elems.push_back(Expr::intLit(a));

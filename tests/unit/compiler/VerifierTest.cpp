@@ -227,7 +227,7 @@ TEST(VerifierTypes, SliceIsAViewKeepingTheSourceLayout) {
                               "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
                               "        col = pl.tile.slice(x, [16, 1], [0, 3])\n"));
   Type col = typeOf(p, "col");
-  EXPECT_EQ(col.shape, (std::vector<int64_t>{16, 1}));
+  EXPECT_EQ(col.shape, (Shape{16, 1}));
   // Inherits the row-major parent (not the col-major implicit view of a [16, 1] tile), and the
   // 4-byte window row is exempt from the pitch rule: its pitch is the parent's 128 bytes.
   EXPECT_EQ(col.layout.blayout, TileLayout::row_major);
@@ -282,12 +282,12 @@ TEST(VerifierTypes, TransposeViewSwapsShapeValidAndLayout) {
                       "        v = pl.tile.load(a, [0, 0], [8, 16])\n"
                       "        vt = pl.tile.transpose_view(v)\n"));
   Type mt = typeOf(p, "mt");
-  EXPECT_EQ(mt.shape, (std::vector<int64_t>{32, 16}));
+  EXPECT_EQ(mt.shape, (Shape{32, 16}));
   EXPECT_EQ(mt.validExtent(0), K(24));
   EXPECT_EQ(mt.validExtent(1), K(12));
   EXPECT_EQ(mt.layout, (Layout{TileLayout::row_major, TileLayout::col_major, 512}));  // NZ -> ZN
   Type vt = typeOf(p, "vt");
-  EXPECT_EQ(vt.shape, (std::vector<int64_t>{16, 8}));
+  EXPECT_EQ(vt.shape, (Shape{16, 8}));
   EXPECT_EQ(vt.layout, (Layout{TileLayout::col_major, TileLayout::none_box, 512}));  // ND -> DN
 }
 
