@@ -48,12 +48,18 @@ MemRef rebaseView(const MemRef& annotation, const MemRef& sourceBefore, const Me
   return out;
 }
 
-/// Whether value `slot` names its bytes through a slice (directly or under renames, reshapes and
-/// setters): a window, even one covering its whole parent, which an arithmetic result may not
-/// share storage with (W13).
+/// Whether value `slot` names its bytes through a slice or a relabel (directly or under renames and
+/// setters): a window, even one covering its whole parent, which an arithmetic result may not share
+/// storage with (W13); a relabel (reshape, transpose_view), even a round trip back to the carry's
+/// own type, which VerifyTileStorage reads as an earlier version of the storage ([L9]; 15-minute
+/// campaign of 2026-12-01 evening, seed 9, case 92997:
+/// tests/fuzz-regressions/loop_carry_add_of_reshape_round_trip).
 bool readsThroughWindow(const StorageFacts& facts, int slot) {
-  for (const TileValue* v = facts.value(slot); v && v->kind == ValueKind::View; v = facts.value(v->source))
-    if (v->call && v->call->kind == Expr::Kind::Call && opInfo(v->call->op).family == OpFamily::Slice) return true;
+  for (const TileValue* v = facts.value(slot); v && v->kind == ValueKind::View; v = facts.value(v->source)) {
+    if (!v->call || v->call->kind != Expr::Kind::Call) continue;
+    const OpFamily f = opInfo(v->call->op).family;
+    if (f == OpFamily::Slice || f == OpFamily::Reshape || f == OpFamily::TransposeView) return true;
+  }
   return false;
 }
 

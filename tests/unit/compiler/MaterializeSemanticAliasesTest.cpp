@@ -254,6 +254,24 @@ TEST(MaterializeSemanticAliases, AViewReboundByAnEnclosingLoopGetsAnEntryCopy) {
   EXPECT_EQ(out.find("acc1: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_vec_0,"), std::string::npos) << out;
 }
 
+// A3 refused through a relabel too: `t17` has the carry's own type after a reshape round trip, but
+// VerifyTileStorage reads it as an earlier version of the carry storage, so the add keeps its own
+// storage and a transfer writes the carry (15-minute campaign of 2026-12-01 evening, seed 9, case
+// 92997: VerifyTileStorage [L9] under every planner).
+TEST(MaterializeSemanticAliases, ElementwiseOfAReshapeRoundTripOfTheCarryIsNotRetargetedOntoIt) {
+  std::string out = afterMsa(
+      "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+      "        for i, (acc,) in pl.range(n, init_values=(x,)):\n"
+      "            w = pl.tile.reshape(acc, [32, 16])\n"
+      "            v = pl.tile.reshape(w, [16, 32])\n"
+      "            acc1 = pl.tile.add(v, v)\n"
+      "            acc2 = pl.yield_(acc1)\n"
+      "        o = pl.tile.store(acc2, [0, 0], out)\n"
+      "        return o\n");
+  EXPECT_NE(out.find("acc1: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_vec_1, 0, 2048)"), std::string::npos) << out;
+  EXPECT_NE(out.find("acc2 = pl.yield_(acc_next)"), std::string::npos) << out;
+}
+
 // L2: an observable input is copied before the loop, so zero trips still see it.
 TEST(MaterializeSemanticAliases, EntryCopyPrecedesTheLoop) {
   std::string out = afterMsa(
