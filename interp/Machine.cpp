@@ -18,19 +18,6 @@ std::string pairText(int64_t a, int64_t b) { return "[" + std::to_string(a) + ",
 
 constexpr MemSpace kAllSpaces[] = {MemSpace::Vec, MemSpace::Mat, MemSpace::Left, MemSpace::Right, MemSpace::Acc};
 
-/// Calls f with a zero word as wide as an element of `esize` bytes, so the element loops inside
-/// copy one fixed-size word per element instead of switching on the width each time.
-template <class F>
-void withElementWord(int esize, F&& f) {
-  switch (esize) {
-    case 1: return f(uint8_t{});
-    case 2: return f(uint16_t{});
-    case 4: return f(uint32_t{});
-    case 8: return f(uint64_t{});
-    default: throw std::logic_error("an element of " + std::to_string(esize) + " bytes");
-  }
-}
-
 /// Copies `n` elements of `Word` from `from` (every `fromStep` elements) to `to` (every `toStep`).
 template <class Word>
 void copyElements(const uint8_t* from, int64_t fromStep, uint8_t* to, int64_t toStep, int64_t n) {

@@ -1,8 +1,13 @@
 #include "interp/Tensor.h"
 
 #include <cstring>
+#include <stdexcept>
 
 namespace ptodiff {
+
+void throwElementWidth(int esize) {
+  throw std::logic_error("an element of " + std::to_string(esize) + " bytes");
+}
 
 bool Tensor::anyPoison() const {
   for (uint8_t p : poison)

@@ -15,29 +15,35 @@
 
 namespace ptodiff {
 
-/// The element bits at element `index` of a little-endian array of `dt` elements. Each width is a
-/// fixed-size copy (one load or store; a copy of variable size compiles to a call), so every
-/// per-element reader goes through these.
-inline uint64_t loadBits(DType dt, const uint8_t* base, int64_t index) {
-  auto load = [p = base + index * dtypeSize(dt)](auto word) {
-    std::memcpy(&word, p, sizeof word);
-    return static_cast<uint64_t>(word);
-  };
-  switch (dtypeSize(dt)) {
-    case 1: return load(uint8_t{});
-    case 2: return load(uint16_t{});
-    case 4: return load(uint32_t{});
-    default: return load(uint64_t{});
+/// Calls f with a zero word as wide as an element of `esize` bytes (1, 2, 4 or 8), so a loop or
+/// access inside copies one fixed-size word per element (one load or store; a copy of variable size
+/// compiles to a call) instead of switching on the width each time.
+/// The error of withElementWord for any other width; out of line, so the hot callers stay small.
+[[noreturn]] void throwElementWidth(int esize);
+template <class F>
+decltype(auto) withElementWord(int esize, F&& f) {
+  switch (esize) {
+    case 1: return f(uint8_t{});
+    case 2: return f(uint16_t{});
+    case 4: return f(uint32_t{});
+    case 8: return f(uint64_t{});
+    default: throwElementWidth(esize);
   }
 }
+
+/// The element bits at element `index` of a little-endian array of `dt` elements; every
+/// per-element reader and writer goes through these.
+inline uint64_t loadBits(DType dt, const uint8_t* base, int64_t index) {
+  return withElementWord(dtypeSize(dt), [p = base + index * dtypeSize(dt)](auto word) {
+    std::memcpy(&word, p, sizeof word);
+    return static_cast<uint64_t>(word);
+  });
+}
 inline void storeBits(DType dt, uint8_t* base, int64_t index, uint64_t bits) {
-  auto store = [p = base + index * dtypeSize(dt)](auto word) { std::memcpy(p, &word, sizeof word); };
-  switch (dtypeSize(dt)) {
-    case 1: return store(static_cast<uint8_t>(bits));
-    case 2: return store(static_cast<uint16_t>(bits));
-    case 4: return store(static_cast<uint32_t>(bits));
-    default: return store(bits);
-  }
+  withElementWord(dtypeSize(dt), [p = base + index * dtypeSize(dt), bits](auto word) {
+    word = static_cast<decltype(word)>(bits);
+    std::memcpy(p, &word, sizeof word);
+  });
 }
 
 struct Tensor {
