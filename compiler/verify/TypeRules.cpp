@@ -74,9 +74,6 @@ std::string kindText(Type::Kind k) {
 
 std::string aSpace(MemSpace space) { return (space == MemSpace::Acc ? "an " : "a ") + spaceText(space); }
 
-std::string shapeText(int64_t rows, int64_t cols) { return ptodiff::shapeText(rows, cols); }
-std::string shapeText(const std::vector<int64_t>& shape) { return ptodiff::shapeText(shape); }
-std::string shapeText(const Shape& shape) { return ptodiff::shapeText(shape); }
 std::string extentText(const Extent& e) { return ptodiff::extentText(e, "?"); }
 
 std::string validText(const Type& t) {

@@ -14,14 +14,13 @@
 #include <vector>
 
 #include "compiler/ir/Type.h"
+#include "compiler/ir/TypeText.h"
 
 namespace ptodiff::verify {
 
 // ---- rendering ----
 
-std::string shapeText(int64_t rows, int64_t cols);  // "[16, 32]"
-std::string shapeText(const std::vector<int64_t>& shape);
-std::string shapeText(const Shape& shape);
+using ptodiff::shapeText;  // "[16, 32]", of two extents, a Shape or a list of extents
 /// "a Vec", "an Acc": a space name with its article.
 std::string aSpace(MemSpace space);
 /// A constant, a symbol name, or "?" for an extent unknown at compile time.

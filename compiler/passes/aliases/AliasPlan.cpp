@@ -54,7 +54,7 @@ MemRef rebaseView(const MemRef& annotation, const MemRef& sourceBefore, const Me
 /// own type, which VerifyTileStorage reads as an earlier version of the storage ([L9]; 15-minute
 /// campaign of 2026-12-01 evening, seed 9, case 92997:
 /// tests/fuzz-regressions/loop_carry_add_of_reshape_round_trip).
-bool readsThroughWindow(const StorageFacts& facts, int slot) {
+bool readsThroughWindowOrRelabel(const StorageFacts& facts, int slot) {
   for (const TileValue* v = facts.value(slot); v && v->kind == ValueKind::View; v = facts.value(v->source)) {
     if (!v->call || v->call->kind != Expr::Kind::Call) continue;
     const OpFamily f = opInfo(v->call->op).family;
@@ -447,7 +447,7 @@ class Materializer {
       if (u.point > p->point) return false;
       const TileValue* operand = facts_.value(u.slot);
       if (!isElementwise(p->call) || !opInfo(p->call->op).effects.inPlaceSafe || !e || !(*e == target) ||
-          !samePhysicalTile(operand->type, p->type) || readsThroughWindow(facts_, u.slot))
+          !samePhysicalTile(operand->type, p->type) || readsThroughWindowOrRelabel(facts_, u.slot))
         return false;
     }
     for (int s : state_.walked) {
