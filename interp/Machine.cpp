@@ -125,13 +125,26 @@ void Machine::gatherInto(const Handle& h, int64_t r0, int64_t c0, int64_t rows, 
     withElementWord(esize, [&](auto word) {
       using Word = decltype(word);
       if (run.down) copyElements<Word>(into, 1, out.bits + first * esize, step, run.n);
-      // An element is poison when any of its bytes is: its poison bytes read as one word.
+      // An element is poison when any of its bytes is: its poison bytes read as one word. A row
+      // run gets its own loop with a unit stride, which the vectorizer takes.
       uint8_t* poison = out.poison + first;
-      for (int64_t k = 0; k < run.n; ++k) {
+      auto poisonOf = [&](int64_t k) {
         Word w;
         std::memcpy(&w, bytePoison.data() + k * sizeof(Word), sizeof(Word));
-        poison[k * step] = w != 0 ? 1 : 0;
+        return static_cast<uint8_t>(w != 0 ? 1 : 0);
+      };
+      if (run.down) {
+        for (int64_t k = 0; k < run.n; ++k) poison[k * step] = poisonOf(k);
+        return;
       }
+      // Most row runs hold no poison at all, which one branch-free OR over their bytes shows.
+      uint8_t any = 0;
+      for (size_t b = 0; b < n; ++b) any |= bytePoison[b];
+      if (any == 0) {
+        std::memset(poison, 0, static_cast<size_t>(run.n));
+        return;
+      }
+      for (int64_t k = 0; k < run.n; ++k) poison[k] = poisonOf(k);
     });
     if (!symbols_) return;
     tags.resize(n);
