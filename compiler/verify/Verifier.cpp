@@ -8,6 +8,8 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 #include "compiler/ir/ResourceLimits.h"
 #include "compiler/verify/OpTypeRules.h"
@@ -83,36 +85,35 @@ class DiagnosticSink {
   std::vector<Diagnostic> list_;
 };
 
-/// Every binder of a function in source order, for "defined here" notes on early uses.
-void collectBinders(const Block& body, std::multimap<std::string, SourceLoc>& out) {
-  auto add = [&](const Binder& b) { out.emplace(b.name, b.loc); };
+/// Calls `visit` on every binder of `body` in source order until it returns true; whether one did.
+/// Only diagnostics search the binders, so the verifier's walk keeps no index of them.
+template <class Visit>
+bool anyBinder(const Block& body, const Visit& visit) {
+  auto anyOf = [&](const std::vector<Binder>& binders) { return std::any_of(binders.begin(), binders.end(), visit); };
   for (const StmtPtr& s : body) {
+    bool found = false;
     switch (s->kind) {
-      case Stmt::Kind::Assign: add(s->as<AssignStmt>().target); break;
-      case Stmt::Kind::Yield:
-        for (const Binder& b : s->as<YieldStmt>().targets) add(b);
-        break;
+      case Stmt::Kind::Assign: found = visit(s->as<AssignStmt>().target); break;
+      case Stmt::Kind::Yield: found = anyOf(s->as<YieldStmt>().targets); break;
       case Stmt::Kind::For: {
         const auto& f = s->as<ForStmt>();
-        add(f.inductionVar);
-        for (const Binder& b : f.iterArgs) add(b);
-        collectBinders(f.body, out);
+        found = visit(f.inductionVar) || anyOf(f.iterArgs) || anyBinder(f.body, visit);
         break;
       }
       case Stmt::Kind::If:
-        collectBinders(s->as<IfStmt>().thenBody, out);
-        collectBinders(s->as<IfStmt>().elseBody, out);
+        found = anyBinder(s->as<IfStmt>().thenBody, visit) || anyBinder(s->as<IfStmt>().elseBody, visit);
         break;
       case Stmt::Kind::While: {
         const auto& w = s->as<WhileStmt>();
-        for (const Binder& b : w.iterArgs) add(b);
-        collectBinders(w.body, out);
+        found = anyOf(w.iterArgs) || anyBinder(w.body, visit);
         break;
       }
       case Stmt::Kind::Eval:
       case Stmt::Kind::Return: break;
     }
+    if (found) return true;
   }
+  return false;
 }
 
 bool isTensorDType(DType d) {
@@ -124,7 +125,6 @@ class FunctionVerifier {
   FunctionVerifier(Function& fn, DiagnosticSink& sink) : fn_(fn), sink_(sink) {}
 
   void run() {
-    collectBinders(fn_.body, laterBinders_);
     scopes_.emplace_back();
     for (Param& p : fn_.params) parameter(p);
     statements(fn_.body, Region::FunctionBody);
@@ -142,9 +142,9 @@ class FunctionVerifier {
 
   Function& fn_;
   DiagnosticSink& sink_;
-  std::vector<std::map<std::string, Binding>> scopes_;
-  std::multimap<std::string, SourceLoc> laterBinders_;  // every binder of the function
-  std::map<std::string, SourceLoc> boundSoFar_;         // binders already walked, live or not
+  // Names are views of the function's binders and parameters, which outlive the walk.
+  std::vector<std::unordered_map<std::string_view, Binding>> scopes_;
+  std::vector<std::pair<std::string_view, SourceLoc>> boundSoFar_;  // names bound so far, live or not
   std::set<std::string> reportedUndefined_;
   int nextSlot_ = 0;
   // Resource limits (ResourceLimits): what the interpreters would allocate for this function.
@@ -157,7 +157,7 @@ class FunctionVerifier {
 
   // ---- scopes ----
 
-  const Binding* lookup(const std::string& name) const {
+  const Binding* lookup(std::string_view name) const {
     for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
       if (auto found = it->find(name); found != it->end()) return &found->second;
     return nullptr;
@@ -252,14 +252,16 @@ class FunctionVerifier {
                              " (expected a smaller static trip count)");
   }
 
-  /// Binds `b` in the innermost scope with a fresh slot and fills the binder.
-  void define(Binder& b, const Value& v) {
+  /// Binds `b` in the innermost scope with a fresh slot and fills the binder. `name` is b.name or,
+  /// for a parameter's temporary binder, the parameter's own name (the scope keeps a view of it).
+  void define(Binder& b, const Value& v, std::string_view name) {
     b.slot = nextSlot_++;
     b.type = v.type.value_or(Type::none());
     checkBinderLimits(b);
-    scopes_.back()[b.name] = Binding{v, b.slot, b.loc};
-    boundSoFar_[b.name] = b.loc;
+    scopes_.back()[name] = Binding{v, b.slot, b.loc};
+    boundSoFar_.emplace_back(name, b.loc);
   }
+  void define(Binder& b, const Value& v) { define(b, v, b.name); }
 
   /// checkFresh + define; a rebinding keeps the first binding (so later uses see one type).
   void bind(Binder& b, const Value& v) {
@@ -274,15 +276,18 @@ class FunctionVerifier {
 
   void undefinedName(const Expr& e) {
     if (!reportedUndefined_.insert(e.name).second) return;
-    if (auto seen = boundSoFar_.find(e.name); seen != boundSoFar_.end()) {
+    const auto seen = std::find_if(boundSoFar_.rbegin(), boundSoFar_.rend(),
+                                   [&](const auto& bound) { return bound.first == e.name; });
+    if (seen != boundSoFar_.rend()) {  // the latest binding of the name walked so far
       Diagnostic& d = sink_.error(
           e.loc, q(e.name) + " is not in scope here; expected a value bound in this region or an enclosing one");
       sink_.note(d, seen->second, q(e.name) + " is bound here, in a region that has ended");
       return;
     }
-    if (auto later = laterBinders_.find(e.name); later != laterBinders_.end()) {
+    SourceLoc later;
+    if (anyBinder(fn_.body, [&](const Binder& b) { return b.name == e.name && (later = b.loc, true); })) {
       Diagnostic& d = sink_.error(e.loc, q(e.name) + " is used before it is defined; expected a value bound earlier");
-      sink_.note(d, later->second, q(e.name) + " is defined here");
+      sink_.note(d, later, q(e.name) + " is defined here");
       return;
     }
     sink_.error(e.loc, "undefined name " + q(e.name) + "; expected a parameter or a value bound earlier");
@@ -317,7 +322,7 @@ class FunctionVerifier {
       sink_.note(d, earlier->loc, "the first declaration is here");
       b.slot = nextSlot_++;
     } else {
-      define(b, v);
+      define(b, v, p.name);
     }
     p.slot = b.slot;
     const ResourceLimits& limits = resourceLimits();

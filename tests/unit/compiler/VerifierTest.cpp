@@ -605,6 +605,23 @@ TEST(VerifierErrors, EarlyUseHasANotePointingAtTheDefinition) {
   EXPECT_EQ(diags[0].notes[0].loc, (SourceLoc{6, 9}));
 }
 
+TEST(VerifierErrors, AUseAfterItsRegionEndedHasANotePointingAtTheLatestBinding) {
+  // `inner` is bound in two loop bodies that have both ended: the note names the second.
+  auto diags = diagnosticsOf(kernel(kParams16x32,
+                                    "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+                                    "        for i in pl.range(0, 4, 1):\n"
+                                    "            inner = pl.tile.exp(x)\n"
+                                    "        for j in pl.range(0, 4, 1):\n"
+                                    "            inner = pl.tile.exp(x)\n"
+                                    "        r = pl.tile.store(inner, [0, 0], out)\n"));
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_EQ(diags[0].message,
+            "'inner' is not in scope here; expected a value bound in this region or an enclosing one");
+  ASSERT_EQ(diags[0].notes.size(), 1u);
+  EXPECT_EQ(diags[0].notes[0].message, "'inner' is bound here, in a region that has ended");
+  EXPECT_EQ(diags[0].notes[0].loc, (SourceLoc{9, 13}));  // not the first binding, 7:13
+}
+
 TEST(VerifierErrors, VerifyOrThrowCarriesTheRestAsNotes) {
   Program p = parseProgramText(kernel(kParams16x32,
                                       "        x = pl.tile.load(a, [0, 0], [16, 4])\n"
