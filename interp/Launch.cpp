@@ -76,7 +76,6 @@ Launch bindKernelArgs(const std::string& file, const Function& kernel, const Ker
         throwError(file, p.loc, "missing tensor argument '" + p.name + "'; expected " +
                                     tensorTypeText(p.type.dtype, p.type.rows(), p.type.cols()));
       GmTensor t{p.name, checkedTensor(file, p, it->second), {}, symbols};
-      t.writer.assign(static_cast<size_t>(t.tensor.elements()), -1);
       t.tensor.sym.clear();
       if (symbols) {
         t.tensor.sym = symbols->inputs(p.name, t.tensor.dtype, t.tensor.rows, t.tensor.cols);
@@ -131,6 +130,7 @@ struct ForeignWrite {
 
 std::optional<ForeignWrite> firstForeignWrite(const GmTensor& gm, const std::array<int64_t, 2>& off, int64_t rows,
                                               int64_t cols, int64_t block) {
+  if (gm.writer.empty()) return std::nullopt;  // no block has written the tensor yet
   const int64_t tensorCols = gm.tensor.cols;
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < cols; ++c) {
@@ -183,6 +183,7 @@ GmStoreSummary writeGmWindow(GmTensor& gm, const std::array<int64_t, 2>& off, DT
   arith::MutElems dst{gm.tensor.bytes.data() + first * dtypeSize(to), bits.rows, bits.cols, cols,
                       gm.symbols ? gm.tensor.sym.data() + first : nullptr, gm.symbols};
   arith::convertKernel(from, to, bits, dst);
+  if (gm.writer.empty()) gm.writer.assign(static_cast<size_t>(gm.tensor.elements()), -1);
   GmStoreSummary summary;
   for (int64_t r = 0; r < bits.rows; ++r)
     for (int64_t c = 0; c < bits.cols; ++c) {

@@ -21,7 +21,9 @@ namespace ptodiff {
 struct GmTensor {
   std::string name;
   Tensor tensor;
-  std::vector<int32_t> writer;  // -1: not written by any block of this launch
+  /// -1: not written by any block of this launch. Empty until the first store, so a tensor the
+  /// launch only reads (every In tensor) costs no map and no race scan.
+  std::vector<int32_t> writer;
   ExprPool* symbols = nullptr;  // a symbolic run's pool: tensor.sym holds every element's formula
 };
 

@@ -38,7 +38,7 @@ using Value = std::variant<std::monostate, ScalarValue, TilePtr, TensorRef>;
 /// A GM tensor during the launch, with the block that last wrote each element.
 struct RefGm {
   OracleTensor tensor;
-  std::vector<int32_t> writer;  // -1: not written by any block of this launch
+  std::vector<int32_t> writer;  // -1: not written by any block; empty until the first store
 };
 
 enum class Flow { Next, Yield, Return };
@@ -514,6 +514,7 @@ class ReferenceMachine {
 
   /// A read of an element another block wrote, or a write of one, is a race.
   void requireNoRace(const RefGm& gm, const std::array<int64_t, 2>& off, int64_t rows, int64_t cols, bool isStore) const {
+    if (gm.writer.empty()) return;  // no block has written the tensor yet
     for (int64_t r = 0; r < rows; ++r)
       for (int64_t c = 0; c < cols; ++c) {
         const int32_t writer = gm.writer[gm.tensor.index(off[0] + r, off[1] + c)];
@@ -578,6 +579,7 @@ class ReferenceMachine {
     // widening into FP32 (which the verifier does not produce, but is well defined) is exact.
     const bool rounds = converts && to != DType::FP32;
     const Rounding rounding = rounds ? profile_.rounding(RoundedOp::Convert, to) : Rounding{};
+    if (gm.writer.empty()) gm.writer.assign(static_cast<size_t>(t.elements()), -1);
     int64_t poisoned = 0, firstR = -1, firstC = -1;
     for (int64_t r = 0; r < vr; ++r)
       for (int64_t c = 0; c < vc; ++c) {
@@ -646,7 +648,6 @@ OracleResult evaluateOracle(const Program& program, const Function& kernel, cons
         throwError(file, p.loc, "missing tensor argument '" + p.name + "'; expected " +
                                     tensorTypeText(p.type.dtype, p.type.rows(), p.type.cols()));
       RefGm t{checkedTensor(file, p, it->second), {}};
-      t.writer.assign(static_cast<size_t>(t.tensor.elements()), -1);
       paramValues.push_back(TensorRef{static_cast<int>(gm.size())});
       gm.push_back(std::move(t));
     } else if (p.type.isScalar()) {
