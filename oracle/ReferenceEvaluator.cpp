@@ -4,6 +4,7 @@
 // (semantics.md, docs/semantics.md) so the oracle reaches the same status at the same statement;
 // the element values and their bounds come from ReferenceTile and ErrorBound only.
 #include <array>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -97,6 +98,14 @@ OracleTensor referenceOf(const std::string& name, const Tensor& t) {
   out.written.assign(n, 0);
   out.chain.assign(n, 0);
   out.poison = t.poison.empty() ? std::vector<uint8_t>(n, 0) : t.poison;
+  if (t.dtype == DType::FP32) {  // the common dtype decodes without a per-element dispatch
+    for (size_t i = 0; i < n; ++i) {
+      float f;
+      std::memcpy(&f, t.bytes.data() + i * sizeof(float), sizeof(float));
+      out.value[i] = f;
+    }
+    return out;
+  }
   if (!isFloat(t.dtype)) out.integer.resize(n);
   for (size_t i = 0; i < n; ++i) {
     const uint64_t bits = t.bitsAt(static_cast<int64_t>(i));
