@@ -19,7 +19,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 struct Judgement {
   bool pass = true;
   const char* reason = "";
-  double ulps = 0.0;
+  double ulps = 0.0;         // 0 when the element passes
   double ratio = 0.0;       // |y - v| / e
   double slackRatio = 0.0;  // |y - v| / (e + tiny), the margin measure
 };
@@ -52,7 +52,7 @@ Judgement judgeFloat(double y, double v, double e, const FloatFormat& f) {
   const double tiny = f.smallestNormal;  // absolute slack for underflow
   j.pass = diff <= e + tiny;
   j.reason = j.pass ? "" : "outside the bound";
-  j.ulps = diff / ulpOf(v, f);
+  j.ulps = j.pass ? 0.0 : diff / ulpOf(v, f);  // reported for failures only
   j.ratio = diff == 0.0 ? 0.0 : (e > 0.0 ? diff / e : kInf);
   j.slackRatio = diff / (e + tiny);
   return j;
@@ -84,38 +84,32 @@ TensorVerdict compareWithOracle(const Tensor& y, const OracleTensor& ref) {
       if (verdict.poisonWritten++ == 0) verdict.firstPoison = std::array<int64_t, 2>{i / ref.cols, i % ref.cols};
       continue;
     }
-    ElementFailure failure;
-    failure.row = i / ref.cols;
-    failure.col = i % ref.cols;
-    failure.chain = ref.chain[at];
-    bool pass;
+    // Most elements pass; the failure record is made only for the first one that does not.
+    double yv, v, e = 0.0;
+    Judgement j;
     if (floats) {
-      if (isUnjudgeable({ref.value[at], ref.bound[at]})) {
+      v = ref.value[at];
+      e = ref.bound[at];
+      if (isUnjudgeable({v, e})) {
         ++verdict.unjudgeable;
         continue;
       }
-      failure.y = decodeFloatBits(ref.dtype, y.bitsAt(i));
-      failure.v = ref.value[at];
-      failure.e = ref.bound[at];
-      const Judgement j = judgeFloat(failure.y, failure.v, failure.e, format);
-      pass = j.pass;
-      failure.reason = j.reason;
-      failure.ulps = j.ulps;
-      failure.ratio = j.ratio;
+      yv = decodeFloatBits(ref.dtype, y.bitsAt(i));
+      j = judgeFloat(yv, v, e, format);
       if (std::isfinite(j.slackRatio) && j.slackRatio > verdict.worstRatio) verdict.worstRatio = j.slackRatio;
     } else {
       const int64_t yi = decodeIntegerBits(ref.dtype, y.bitsAt(i));
       const int64_t vi = ref.integer[at];
-      pass = yi == vi;
-      failure.y = static_cast<double>(yi);
-      failure.v = static_cast<double>(vi);
-      failure.ulps = std::fabs(failure.y - failure.v);
-      failure.ratio = pass ? 0.0 : kInf;
-      failure.reason = pass ? "" : "integer results must be exact";
+      yv = static_cast<double>(yi);
+      v = static_cast<double>(vi);
+      j.pass = yi == vi;
+      j.ulps = std::fabs(yv - v);
+      j.ratio = j.pass ? 0.0 : kInf;
+      j.reason = j.pass ? "" : "integer results must be exact";
     }
     ++verdict.judged;
-    if (pass) continue;
-    if (verdict.failing++ == 0) verdict.firstFailure = std::move(failure);
+    if (j.pass || verdict.failing++ > 0) continue;
+    verdict.firstFailure = ElementFailure{i / ref.cols, i % ref.cols, yv, v, e, j.ulps, j.ratio, ref.chain[at], j.reason};
   }
   return verdict;
 }
