@@ -15,11 +15,12 @@
 
 namespace ptodiff {
 
+/// The error of withElementWord for any other width; out of line, so the hot callers stay small.
+[[noreturn]] void throwElementWidth(int esize);
+
 /// Calls f with a zero word as wide as an element of `esize` bytes (1, 2, 4 or 8), so a loop or
 /// access inside copies one fixed-size word per element (one load or store; a copy of variable size
 /// compiles to a call) instead of switching on the width each time.
-/// The error of withElementWord for any other width; out of line, so the hot callers stay small.
-[[noreturn]] void throwElementWidth(int esize);
 template <class F>
 decltype(auto) withElementWord(int esize, F&& f) {
   switch (esize) {

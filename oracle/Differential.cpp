@@ -127,23 +127,27 @@ Comparison compareWithTileRun(const Function& kernel, const KernelArgs& initial,
     if (pool && (tt.sym.size() != static_cast<size_t>(tt.elements()) || ta.sym.size() != tt.sym.size()))
       throw std::logic_error("tensor \"" + p.name + "\" has no formulas after a symbolic run");
     if (tileIsClean && ta.bytes == tt.bytes && ta.poison == tt.poison && (!pool || ta.sym == tt.sym)) continue;
-    auto sameBits = [](const Tensor& a, const Tensor& b, size_t k) {
-      return a.bitsAt(static_cast<int64_t>(k)) == b.bitsAt(static_cast<int64_t>(k));
-    };
-    for (int64_t i = 0; i < tt.elements(); ++i) {
-      const auto k = static_cast<size_t>(i);
-      const bool poison = ta.poison[k] != 0;
-      if (!tt.written[k]) {
-        if (!sameBits(ta, t0, k) || poison != (t0.poison[k] != 0))
-          note(c.sentinel, p.name, tt, i, t0.bitsAt(i), ta.bitsAt(i), poison);
-      } else if (poison) {
-        note(c.uninit, p.name, tt, i, tt.bitsAt(i), ta.bitsAt(i), true);
-      } else if (!sameBits(ta, tt, k)) {
-        note(c.mismatch, p.name, tt, i, tt.bitsAt(i), ta.bitsAt(i), false);
-      } else if (pool && tt.sym[k] != ta.sym[k]) {
-        note(c.formula, p.name, tt, i, tt.bitsAt(i), ta.bitsAt(i), false);
+    withElementWord(tt.esize(), [&](auto word) {
+      auto bitsOf = [](const Tensor& t, size_t k) {
+        decltype(word) w;
+        std::memcpy(&w, t.bytes.data() + k * sizeof w, sizeof w);
+        return static_cast<uint64_t>(w);
+      };
+      for (int64_t i = 0; i < tt.elements(); ++i) {
+        const auto k = static_cast<size_t>(i);
+        const bool poison = ta.poison[k] != 0;
+        if (!tt.written[k]) {
+          if (bitsOf(ta, k) != bitsOf(t0, k) || poison != (t0.poison[k] != 0))
+            note(c.sentinel, p.name, tt, i, bitsOf(t0, k), bitsOf(ta, k), poison);
+        } else if (poison) {
+          note(c.uninit, p.name, tt, i, bitsOf(tt, k), bitsOf(ta, k), true);
+        } else if (bitsOf(ta, k) != bitsOf(tt, k)) {
+          note(c.mismatch, p.name, tt, i, bitsOf(tt, k), bitsOf(ta, k), false);
+        } else if (pool && tt.sym[k] != ta.sym[k]) {
+          note(c.formula, p.name, tt, i, bitsOf(tt, k), bitsOf(ta, k), false);
+        }
       }
-    }
+    });
   }
   if (c.formula) {
     const int64_t k = c.formula->row * tile.tensors.at(c.formula->tensor).cols + c.formula->col;
