@@ -742,7 +742,7 @@ class FunctionVerifier {
   }
 
   Value binary(Expr& e) {
-    const std::string op(binOpSpelling(e.binop));
+    const std::string_view op = binOpSpelling(e.binop);
     std::optional<DType> l = scalarOperand(expr(*e.args[0]), *e.args[0], op);
     std::optional<DType> r = scalarOperand(expr(*e.args[1]), *e.args[1], op);
     if (!l || !r) return Value::unknown();
@@ -752,18 +752,19 @@ class FunctionVerifier {
         equality || e.binop == BinOp::Lt || e.binop == BinOp::Le || e.binop == BinOp::Gt || e.binop == BinOp::Ge;
     if (logical) {
       if (*l != DType::BOOL || *r != DType::BOOL) {
-        sink_.error(e.loc, "operator " + op + ": operands have types " + dt(*l) + " and " + dt(*r) + "; expected BOOL");
+        sink_.error(e.loc, "operator " + std::string(op) + ": operands have types " + dt(*l) + " and " + dt(*r) +
+                               "; expected BOOL");
         return Value::unknown();
       }
       return Value{Type::scalar(DType::BOOL), {}, std::nullopt};
     }
     if (*l != *r) {
-      sink_.error(e.loc, "operator " + op + ": operand dtypes differ (" + dt(*l) + " vs " + dt(*r) +
+      sink_.error(e.loc, "operator " + std::string(op) + ": operand dtypes differ (" + dt(*l) + " vs " + dt(*r) +
                              "); expected equal scalar dtypes (write pl.const(V, DTYPE) for another dtype)");
       return Value::unknown();
     }
     if (*l == DType::BOOL && !equality) {
-      sink_.error(e.loc, "operator " + op + ": operands are BOOL; expected numeric scalars");
+      sink_.error(e.loc, "operator " + std::string(op) + ": operands are BOOL; expected numeric scalars");
       return Value::unknown();
     }
     return Value{Type::scalar(comparison ? DType::BOOL : *l), {}, std::nullopt};
@@ -798,6 +799,7 @@ class FunctionVerifier {
              std::nullopt,
              std::nullopt};
     bool complete = true;
+    c.args.reserve(info.params.size());
     for (size_t i = 0; i < info.params.size(); ++i) complete &= argument(c, i);
     if (!complete || !stageOk) return Value::unknown();
     std::optional<Type> t = verify::inferOpType(c);
@@ -815,17 +817,17 @@ class FunctionVerifier {
     slot.expr = a;
     c.args.push_back(slot);
     ArgSlot& s = c.args.back();
-    const std::string role = "argument " + std::string(spec.name);
+    auto role = [&] { return "argument " + std::string(spec.name); };  // for a message only
     if (!a) {
       if (spec.optional) return true;
-      c.error(role + " is missing; expected a value for every required parameter");
+      c.error(role() + " is missing; expected a value for every required parameter");
       return false;
     }
     switch (spec.kind) {
       case ParamKind::Value: {
         if (a->kind != Expr::Kind::Name) {
           expr(*a);
-          c.error(s, role + " is not a name; expected the SSA name of a tile, tensor or buffer");
+          c.error(s, role() + " is not a name; expected the SSA name of a tile, tensor or buffer");
           return false;
         }
         Value v = expr(*a);
@@ -838,7 +840,7 @@ class FunctionVerifier {
         Value v = expr(*a);
         if (!v.known()) return false;
         if (!v.type->isScalar()) {
-          c.error(s, role + " is " + describe(*v.type) + "; expected a scalar expression");
+          c.error(s, role() + " is " + describe(*v.type) + "; expected a scalar expression");
           return false;
         }
         s.type = *v.type;
@@ -849,14 +851,14 @@ class FunctionVerifier {
       case ParamKind::ShapeList: return shapeList(c, s, *a);
       case ParamKind::DType:
         if (a->kind != Expr::Kind::DTypeRef) {
-          c.error(s, role + " is not a dtype; expected e.g. pl.FP32");
+          c.error(s, role() + " is not a dtype; expected e.g. pl.FP32");
           return false;
         }
         s.dtype = a->dtype;
         return true;
       case ParamKind::Space:
         if (a->kind != Expr::Kind::SpaceRef) {
-          c.error(s, role + " is not a memory space; expected e.g. pl.Mem.Vec");
+          c.error(s, role() + " is not a memory space; expected e.g. pl.Mem.Vec");
           return false;
         }
         s.space = a->space;
@@ -866,16 +868,16 @@ class FunctionVerifier {
   }
 
   bool indexList(OpCall& c, ArgSlot& s, Expr& a, bool validTuple) {
-    const std::string role = "argument " + std::string(s.param);
+    auto role = [&] { return "argument " + std::string(s.param); };  // for a message only
     if (a.kind != Expr::Kind::List) {
       expr(a);
-      c.error(s, role + " is not a list; expected [row, col]" + (validTuple ? " or ()" : ""));
+      c.error(s, role() + " is not a list; expected [row, col]" + (validTuple ? " or ()" : ""));
       return false;
     }
     a.type = Type::none();
     bool ok = true;
     if (!(a.args.size() == 2 || (validTuple && a.args.empty()))) {
-      c.error(s, role + " has " + plural(a.args.size(), "element") + "; expected 2" + (validTuple ? " or none" : "") +
+      c.error(s, role() + " has " + plural(a.args.size(), "element") + "; expected 2" + (validTuple ? " or none" : "") +
                      " (rank-2 tiles)");
       ok = false;
     }
@@ -884,7 +886,7 @@ class FunctionVerifier {
       if (!v.known()) {
         ok = false;
       } else if (!(v.type->isScalar() && v.type->dtype == DType::INDEX)) {
-        c.error(s, role + " has an element of type " + describe(*v.type) + "; expected INDEX");
+        c.error(s, role() + " has an element of type " + describe(*v.type) + "; expected INDEX");
         ok = false;
       }
       s.extents.push_back(verify::extentOfExpr(*e));
