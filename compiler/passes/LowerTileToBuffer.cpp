@@ -7,6 +7,7 @@
 // Buffer-stage functions are never touched, which makes the pass idempotent (C8).
 #include "compiler/passes/LowerTileToBuffer.h"
 
+#include <algorithm>
 #include <functional>
 
 #include "compiler/passes/lower/BufferRewriter.h"
@@ -85,6 +86,9 @@ class LowerTileToBufferPass final : public Pass {
   }
 
   bool run(Program& program, const PassContext& context) override {
+    // A program without a selected kernel (every kernel kept on Tile, or buffer IR off) has nothing
+    // to convert: it is neither copied nor verified again.
+    if (std::none_of(program.functions.begin(), program.functions.end(), isSelected)) return false;
     Failure failure(program.source ? program.source->name : std::string());
     Program work = program.clone();
     if (std::vector<Diagnostic> diags = verifyProgram(work); !diags.empty())
