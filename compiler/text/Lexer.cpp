@@ -10,8 +10,8 @@ std::string describeToken(const Token& t) {
     case TokKind::Indent: return "an indented block";
     case TokKind::Dedent: return "the end of the indented block";
     case TokKind::End: return "end of file";
-    case TokKind::String: return "string literal " + t.text;
-    default: return "'" + t.text + "'";
+    case TokKind::String: return "string literal " + std::string(t.text);
+    default: return "'" + std::string(t.text) + "'";
   }
 }
 
@@ -76,11 +76,9 @@ class Lexer {
     }
   }
 
-  void push(TokKind kind, std::string text, SourceLoc loc) {
-    tokens_.push_back(Token{kind, std::move(text), loc});
-  }
+  void push(TokKind kind, std::string_view text, SourceLoc loc) { tokens_.push_back(Token{kind, text, loc}); }
   void pushText(TokKind kind, size_t start, SourceLoc loc) {
-    push(kind, std::string(text_.substr(start, pos_ - start)), loc);
+    push(kind, text_.substr(start, pos_ - start), loc);
     lastTokenEnd_ = here();
   }
 

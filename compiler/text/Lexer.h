@@ -28,7 +28,9 @@ enum class TokKind : uint8_t {
 
 struct Token {
   TokKind kind = TokKind::End;
-  std::string text;  // the spelling (empty for Newline/Indent/Dedent/End)
+  /// The spelling (empty for Newline/Indent/Dedent/End): a view of the SourceFile's text, so the
+  /// tokens must not outlive the SourceFile they were lexed from.
+  std::string_view text;
   SourceLoc loc;
 
   bool is(TokKind k, std::string_view t) const { return kind == k && text == t; }
@@ -39,7 +41,7 @@ struct Token {
 /// How a token is named in "found X" diagnostics: `'('`, `'foo'`, `NEWLINE`, `end of file`.
 std::string describeToken(const Token& t);
 
-/// Tokenizes the whole file; the result always ends with an End token, preceded by the NEWLINE
+/// Tokenizes the whole file (the tokens view `source.text`); the result always ends with an End token, preceded by the NEWLINE
 /// and DEDENT tokens that close the last line and every open block.
 std::vector<Token> lexProgram(const SourceFile& source);
 

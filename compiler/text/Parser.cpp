@@ -226,7 +226,7 @@ class Parser {
     int64_t v = 0;
     auto [ptr, ec] = std::from_chars(t.text.data(), t.text.data() + t.text.size(), v);
     if (ec != std::errc() || ptr != t.text.data() + t.text.size())
-      fail(t.loc, "integer literal " + t.text + " does not fit in 64 bits");
+      fail(t.loc, "integer literal " + std::string(t.text) + " does not fit in 64 bits");
     return v;
   }
   double parseFloatToken(const Token& t) const {
@@ -235,9 +235,9 @@ class Parser {
     if (ec == std::errc::result_out_of_range) {
       // Python reads an out-of-range literal as inf (1e999) or a rounded tiny value (1e-400);
       // strtod rounds the same way.
-      return std::strtod(t.text.c_str(), nullptr);
+      return std::strtod(std::string(t.text).c_str(), nullptr);
     }
-    if (ec != std::errc() || ptr != t.text.data() + t.text.size()) fail(t.loc, "invalid float literal " + t.text);
+    if (ec != std::errc() || ptr != t.text.data() + t.text.size()) fail(t.loc, "invalid float literal " + std::string(t.text));
     return v;
   }
   int64_t expectIntLiteral(std::string_view context) {
@@ -400,7 +400,7 @@ void Parser::parseFunctionDecorator(Function& f) {
         fail(valueLoc, "buffer_ir_selected must be True or False, found " + describeToken(cur()));
       f.bufferIRSelected = take().text == "True";
     } else {
-      fail(key.loc, "unknown argument '" + key.text +
+      fail(key.loc, "unknown argument '" + std::string(key.text) +
                         "' of @pl.function; expected type=, stage= or buffer_ir_selected=");
     }
     if (!acceptPunct(",")) break;
@@ -433,7 +433,7 @@ Type Parser::parseParamType(ParamDirection& direction) {
   direction = ParamDirection::In;
   if (atPlPath("Out") || atPlPath("InOut")) {
     direction = ahead(2).text == "Out" ? ParamDirection::Out : ParamDirection::InOut;
-    std::string wrapper = "pl." + ahead(2).text;
+    std::string wrapper = "pl." + std::string(ahead(2).text);
     skipPlName();
     expectPunct("[", "after '" + wrapper + "'");
     Type t = parseType("inside " + wrapper + "[...]");
@@ -526,7 +526,7 @@ Type Parser::parseTileOrBufferType(bool isBuffer) {
     if (cur().isPunct("]")) break;
     SourceLoc partLoc = cur().loc;
     if (cur().kind == TokKind::Name && ahead(1).isPunct("="))
-      fail(partLoc, "keyword arguments are not allowed inside [...]; put '" + cur().text +
+      fail(partLoc, "keyword arguments are not allowed inside [...]; put '" + std::string(cur().text) +
                         "=' inside pl.TileView(...)");
     if (!cur().isName("pl"))
       expected("a " + typeName + " part (pl.Mem.X, pl.MemRef(...), pl.TileView(...))");
@@ -579,7 +579,7 @@ Extent Parser::parseExtent(std::string_view context) {
     if (parseIntToken(take()) != 1) fail(loc, "negative extents other than -1 (dynamic) are not allowed " + std::string(context));
     return Extent::dynamic();
   }
-  if (cur().kind == TokKind::Name && !isKeyword(cur().text) && cur().text != "pl") return Extent::named(take().text);
+  if (cur().kind == TokKind::Name && !isKeyword(cur().text) && cur().text != "pl") return Extent::named(std::string(take().text));
   expected("an integer literal, -1 or a scalar name " + std::string(context));
 }
 
@@ -614,8 +614,8 @@ Parser::TileViewFields Parser::parseTileView() {
     const Token& key = take();
     take();  // '='
     for (const auto& s : seen)
-      if (s == key.text) fail(key.loc, "duplicate argument '" + key.text + "' of pl.TileView");
-    seen.push_back(key.text);
+      if (s == key.text) fail(key.loc, "duplicate argument '" + std::string(key.text) + "' of pl.TileView");
+    seen.push_back(std::string(key.text));
     if (key.text == "valid_shape") {
       std::string close = cur().isPunct("(") ? ")" : "]";
       SourceLoc loc = cur().loc;
@@ -642,11 +642,11 @@ Parser::TileViewFields Parser::parseTileView() {
       SourceLoc loc = cur().loc;
       std::string value;
       if (cur().isName("None")) value = take().text;
-      else value = "pl." + parsePlPath("a value after '" + key.text + "='");
+      else value = "pl." + parsePlPath("a value after '" + std::string(key.text) + "='");
       if (value != "None" && !value.ends_with(".null"))
-        fail(loc, key.text + "=" + value + " is not supported; only a null " + key.text + " is");
+        fail(loc, std::string(key.text) + "=" + value + " is not supported; only a null " + std::string(key.text) + " is");
     } else {
-      fail(key.loc, "unknown argument '" + key.text + "' of pl.TileView; expected valid_shape, blayout, slayout or fractal");
+      fail(key.loc, "unknown argument '" + std::string(key.text) + "' of pl.TileView; expected valid_shape, blayout, slayout or fractal");
     }
     if (!acceptPunct(",")) break;
   }
@@ -948,7 +948,7 @@ ExprPtr Parser::parseComparison() {
   ExprPtr lhs = parseArith();
   auto rejectMembership = [&] {
     if (cur().isName("in") || cur().isName("is") || (cur().isName("not") && ahead(1).isName("in")))
-      fail(cur().loc, "'" + cur().text + "' comparisons are not supported; use < <= > >= == !=");
+      fail(cur().loc, "'" + std::string(cur().text) + "' comparisons are not supported; use < <= > >= == !=");
   };
   rejectMembership();
   std::optional<BinOp> op = comparisonOp(cur());
@@ -985,7 +985,7 @@ ExprPtr Parser::parseTerm() {
     else if (t.isPunct("/")) fail(t.loc, "'/' is not supported; use '//' (floor division) on scalars");
     else if (t.isPunct("@")) fail(t.loc, "operator '@' is not supported; use pl.tile.matmul");
     else if (t.isPunct("&") || t.isPunct("|") || t.isPunct("^") || t.isPunct("<<") || t.isPunct(">>"))
-      fail(t.loc, "operator '" + t.text + "' is not supported");
+      fail(t.loc, "operator '" + std::string(t.text) + "' is not supported");
     if (!op) return lhs;
     chain.deeper(t.loc);
     take();
@@ -1032,11 +1032,11 @@ ExprPtr Parser::parsePrimary() {
   if (t.isName("pl")) return parsePlExpr();
   const Token& name = take();
   if (cur().isPunct("("))
-    fail(name.loc, "calls to '" + name.text + "' are not supported; only pl. ops can be called");
+    fail(name.loc, "calls to '" + std::string(name.text) + "' are not supported; only pl. ops can be called");
   if (cur().isPunct("."))
-    fail(cur().loc, "attribute access on '" + name.text + "' is not supported");
+    fail(cur().loc, "attribute access on '" + std::string(name.text) + "' is not supported");
   if (cur().isPunct("[")) fail(cur().loc, "subscripts are not supported in expressions");
-  return Expr::nameRef(name.text, name.loc);
+  return Expr::nameRef(std::string(name.text), name.loc);
 }
 
 ExprPtr Parser::parseParenthesized() {
