@@ -18,6 +18,14 @@ std::string pairText(int64_t a, int64_t b) { return "[" + std::to_string(a) + ",
 
 constexpr MemSpace kAllSpaces[] = {MemSpace::Vec, MemSpace::Mat, MemSpace::Left, MemSpace::Right, MemSpace::Acc};
 
+/// Whether any of the `n` bytes at `p` is nonzero: a branch-free OR the vectorizer takes, for the
+/// poison flags of a row run.
+bool anySet(const uint8_t* p, size_t n) {
+  uint8_t any = 0;
+  for (size_t i = 0; i < n; ++i) any |= p[i];
+  return any != 0;
+}
+
 /// Copies `n` elements of `Word` from `from` (every `fromStep` elements) to `to` (every `toStep`).
 template <class Word>
 void copyElements(const uint8_t* from, int64_t fromStep, uint8_t* to, int64_t toStep, int64_t n) {
@@ -125,26 +133,17 @@ void Machine::gatherInto(const Handle& h, int64_t r0, int64_t c0, int64_t rows, 
     withElementWord(esize, [&](auto word) {
       using Word = decltype(word);
       if (run.down) copyElements<Word>(into, 1, out.bits + first * esize, step, run.n);
-      // An element is poison when any of its bytes is: its poison bytes read as one word. A row
-      // run gets its own loop with a unit stride, which the vectorizer takes.
       uint8_t* poison = out.poison + first;
-      auto poisonOf = [&](int64_t k) {
-        Word w;
-        std::memcpy(&w, bytePoison.data() + k * sizeof(Word), sizeof(Word));
-        return static_cast<uint8_t>(w != 0 ? 1 : 0);
-      };
-      if (run.down) {
-        for (int64_t k = 0; k < run.n; ++k) poison[k * step] = poisonOf(k);
-        return;
-      }
-      // Most row runs hold no poison at all, which one branch-free OR over their bytes shows.
-      uint8_t any = 0;
-      for (size_t b = 0; b < n; ++b) any |= bytePoison[b];
-      if (any == 0) {
+      if (!run.down && !anySet(bytePoison.data(), n)) {  // most row runs hold no poison at all
         std::memset(poison, 0, static_cast<size_t>(run.n));
         return;
       }
-      for (int64_t k = 0; k < run.n; ++k) poison[k] = poisonOf(k);
+      // An element is poison when any of its bytes is: its poison bytes read as one word.
+      for (int64_t k = 0; k < run.n; ++k) {
+        Word w;
+        std::memcpy(&w, bytePoison.data() + k * sizeof(Word), sizeof(Word));
+        poison[k * step] = w != 0 ? 1 : 0;
+      }
     });
     if (!symbols_) return;
     tags.resize(n);
@@ -189,15 +188,11 @@ void Machine::scatterFrom(const Handle& h, int64_t r0, int64_t c0, int64_t rows,
       mem.writeTags(run.addr, tags.data(), run.n * esize);
     }
     // One write per stretch of equal poison state inside the run; most rows hold no poison at all,
-    // which a branch-free (vectorizable) OR over a row run shows before any stretch is looked for.
+    // which anySet shows before any stretch is looked for.
     const uint8_t* poison = src.poison + first;
-    if (!run.down) {
-      uint8_t any = 0;
-      for (int64_t k = 0; k < run.n; ++k) any |= poison[k];
-      if (any == 0) {
-        mem.write(run.addr, from, run.n * esize, false, event);
-        return;
-      }
+    if (!run.down && !anySet(poison, static_cast<size_t>(run.n))) {
+      mem.write(run.addr, from, run.n * esize, false, event);
+      return;
     }
     for (int64_t k = 0; k < run.n;) {
       const bool p = poison[k * step] != 0;

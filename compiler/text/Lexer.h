@@ -41,8 +41,8 @@ struct Token {
 /// How a token is named in "found X" diagnostics: `'('`, `'foo'`, `NEWLINE`, `end of file`.
 std::string describeToken(const Token& t);
 
-/// Tokenizes the whole file (the tokens view `source.text`); the result always ends with an End token, preceded by the NEWLINE
-/// and DEDENT tokens that close the last line and every open block.
+/// Tokenizes the whole file (the tokens view `source.text`); the result always ends with an End
+/// token, preceded by the NEWLINE and DEDENT tokens that close the last line and every open block.
 std::vector<Token> lexProgram(const SourceFile& source);
 
 }  // namespace ptodiff
