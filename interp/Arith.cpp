@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "interp/ProductMemo.h"
 #include "interp/Symbolic.h"
 
 namespace ptodiff::arith {
@@ -543,14 +544,23 @@ DType accumulatorDType(DType operand) {
 
 void matmulKernel(DType operand, ConstElems lhs, ConstElems rhs, MutElems dst) {
   if (dst.sym) symbolic::matmul(operand, lhs, rhs, dst);
-  switch (operand) {
-    case DType::FP32: floatMatmul<Fp32Fmt>(lhs, rhs, dst); return;
-    case DType::FP16: floatMatmul<Fp16Fmt>(lhs, rhs, dst); return;
-    case DType::BF16: floatMatmul<Bf16Fmt>(lhs, rhs, dst); return;
-    case DType::INT8: int8Matmul(lhs, rhs, dst); return;
-    default: break;
+  const auto esize = static_cast<size_t>(dtypeSize(operand));
+  const auto accSize = static_cast<size_t>(dtypeSize(accumulatorDType(operand)));  // rejects other dtypes
+  thread_local ProductMemo memo;
+  ProductMemo::Key key({static_cast<int64_t>(operand), lhs.rows, lhs.cols, rhs.cols},
+                       {{lhs.data, lhs.rows, lhs.cols, lhs.rowStride, esize},
+                        {rhs.data, rhs.rows, rhs.cols, rhs.rowStride, esize}});
+  if (const std::vector<uint8_t>* product = memo.find(key)) {
+    ProductMemo::unpack(*product, dst.data, dst.rows, dst.cols, dst.rowStride, accSize);
+    return;
   }
-  throw std::invalid_argument("matmul is not defined on " + std::string(dtypeName(operand)));
+  switch (operand) {
+    case DType::FP32: floatMatmul<Fp32Fmt>(lhs, rhs, dst); break;
+    case DType::FP16: floatMatmul<Fp16Fmt>(lhs, rhs, dst); break;
+    case DType::BF16: floatMatmul<Bf16Fmt>(lhs, rhs, dst); break;
+    default: int8Matmul(lhs, rhs, dst); break;
+  }
+  memo.store(std::move(key), {dst.data, dst.rows, dst.cols, dst.rowStride, accSize});
 }
 
 void rowReduceKernel(ReduceKind k, DType dt, ConstElems src, MutElems dst) {

@@ -34,6 +34,7 @@
 
 #include "compiler/ir/DType.h"
 #include "interp/Arith.h"
+#include "interp/ProductMemo.h"
 
 namespace ptodiff {
 
@@ -149,6 +150,10 @@ class ExprPool {
   size_t interned_ = 1;  // nodes in the hash table (kPoison counted, as in nodes_): its load
   uint64_t tensorIndex(std::string_view tensor);
   std::vector<ByteTag> scratch_;  // fromBytes' resolved tags
+
+ public:
+  /// symbolic::matmul's products of this pool's formulas (interp/ProductMemo.h), emptied by clear().
+  ProductMemo products_;
 };
 
 /// The symbolic twins of interp/Arith.h's element kernels: same arguments, writing dst.sym from

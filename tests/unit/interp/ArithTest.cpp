@@ -317,33 +317,91 @@ TEST(ArithKernels, MatmulNaNStepsFollowTheRuleInEveryColumn) {
     EXPECT_EQ(std::bit_cast<uint32_t>(out[j]), j == 7 ? 0x7FC00000u : 0xFFC00000u) << j;
 }
 
+/// Element (i, j) of L * R as the per-element definition: the scalar fma fold over k in order from
+/// +0.0, with the NaN rule.
+uint32_t scalarFmaFold(const std::vector<float>& a, const std::vector<float>& b, int K, int N, int i, int j) {
+  float acc = 0.0f;
+  for (int k = 0; k < K; ++k) {
+    const float l = a[static_cast<size_t>(i * K + k)], r = b[static_cast<size_t>(k * N + j)];
+    const float next = std::fma(l, r, acc);
+    if (next == next) {
+      acc = next;
+      continue;
+    }
+    const float source = l != l ? l : r != r ? r : acc != acc ? acc : 0.0f;
+    acc = std::bit_cast<float>(0x7FC00000u | (source != source && std::signbit(source) ? 0x80000000u : 0u));
+  }
+  return std::bit_cast<uint32_t>(acc);
+}
+
+rc::Gen<float> matmulValue() {
+  return rc::gen::oneOf(rc::gen::map(rc::gen::inRange(-1000, 1000), [](int v) { return v / 7.0f; }),
+                        rc::gen::element(0.0f, -0.0f, std::numeric_limits<float>::infinity(),
+                                         -std::numeric_limits<float>::infinity(), 1e30f, -1e-30f));
+}
+
 // The product is, element by element, the scalar fma fold over k in order (the kernel advances a
 // whole row of sums per step; this law pins it to the per-element definition).
 RC_GTEST_PROP(ArithKernels, MatmulEqualsTheScalarFmaFold, ()) {
   const int M = *rc::gen::inRange(1, 5), K = *rc::gen::inRange(1, 9), N = *rc::gen::inRange(1, 41);
-  const auto value = rc::gen::oneOf(rc::gen::map(rc::gen::inRange(-1000, 1000), [](int v) { return v / 7.0f; }),
-                                    rc::gen::element(0.0f, -0.0f, std::numeric_limits<float>::infinity(),
-                                                     -std::numeric_limits<float>::infinity(), 1e30f, -1e-30f));
-  const std::vector<float> a = *rc::gen::container<std::vector<float>>(M * K, value);
-  const std::vector<float> b = *rc::gen::container<std::vector<float>>(K * N, value);
+  const std::vector<float> a = *rc::gen::container<std::vector<float>>(M * K, matmulValue());
+  const std::vector<float> b = *rc::gen::container<std::vector<float>>(K * N, matmulValue());
   std::vector<float> out(static_cast<size_t>(M * N));
   matmulKernel(DType::FP32, {reinterpret_cast<const uint8_t*>(a.data()), M, K, K},
                {reinterpret_cast<const uint8_t*>(b.data()), K, N, N}, {reinterpret_cast<uint8_t*>(out.data()), M, N, N});
   for (int i = 0; i < M; ++i)
-    for (int j = 0; j < N; ++j) {
-      float acc = 0.0f;
-      for (int k = 0; k < K; ++k) {
-        const float l = a[static_cast<size_t>(i * K + k)], r = b[static_cast<size_t>(k * N + j)];
-        const float next = std::fma(l, r, acc);
-        if (next == next) {
-          acc = next;
-          continue;
-        }
-        const float source = l != l ? l : r != r ? r : acc != acc ? acc : 0.0f;
-        acc = std::bit_cast<float>(0x7FC00000u | (source != source && std::signbit(source) ? 0x80000000u : 0u));
-      }
-      RC_ASSERT(std::bit_cast<uint32_t>(out[static_cast<size_t>(i * N + j)]) == std::bit_cast<uint32_t>(acc));
-    }
+    for (int j = 0; j < N; ++j)
+      RC_ASSERT(std::bit_cast<uint32_t>(out[static_cast<size_t>(i * N + j)]) == scalarFmaFold(a, b, K, N, i, j));
+}
+
+// The kernel remembers its last products (interp/ProductMemo.h). A repeat through strided views of
+// equal elements gives the same bits and writes only its own lanes; a product with one operand
+// element changed is computed afresh, never served from the memo.
+RC_GTEST_PROP(ArithKernels, MatmulRepeatsGiveTheFirstProductAndAChangedOperandIsNoRepeat, ()) {
+  const int M = *rc::gen::inRange(1, 5), K = *rc::gen::inRange(1, 9), N = *rc::gen::inRange(1, 21);
+  std::vector<float> a = *rc::gen::container<std::vector<float>>(M * K, matmulValue());
+  const std::vector<float> b = *rc::gen::container<std::vector<float>>(K * N, matmulValue());
+  std::vector<float> dense(static_cast<size_t>(M * N));
+  matmulKernel(DType::FP32, {reinterpret_cast<const uint8_t*>(a.data()), M, K, K},
+               {reinterpret_cast<const uint8_t*>(b.data()), K, N, N}, {reinterpret_cast<uint8_t*>(dense.data()), M, N, N});
+
+  const float junk = 12345.0f, sentinel = -7.0f;
+  std::vector<float> aWide(static_cast<size_t>(M * (K + 3)), junk), bWide(static_cast<size_t>(K * (N + 2)), junk);
+  std::vector<float> outWide(static_cast<size_t>(M * (N + 1)), sentinel);
+  for (int i = 0; i < M; ++i)
+    for (int k = 0; k < K; ++k) aWide[static_cast<size_t>(i * (K + 3) + k)] = a[static_cast<size_t>(i * K + k)];
+  for (int k = 0; k < K; ++k)
+    for (int j = 0; j < N; ++j) bWide[static_cast<size_t>(k * (N + 2) + j)] = b[static_cast<size_t>(k * N + j)];
+  matmulKernel(DType::FP32, {reinterpret_cast<const uint8_t*>(aWide.data()), M, K, K + 3},
+               {reinterpret_cast<const uint8_t*>(bWide.data()), K, N, N + 2},
+               {reinterpret_cast<uint8_t*>(outWide.data()), M, N, N + 1});
+  for (int i = 0; i < M; ++i) {
+    for (int j = 0; j < N; ++j)
+      RC_ASSERT(std::bit_cast<uint32_t>(outWide[static_cast<size_t>(i * (N + 1) + j)]) ==
+                std::bit_cast<uint32_t>(dense[static_cast<size_t>(i * N + j)]));
+    RC_ASSERT(outWide[static_cast<size_t>(i * (N + 1) + N)] == sentinel);
+  }
+
+  const auto changed = static_cast<size_t>(*rc::gen::inRange(0, M * K));
+  const float before = a[changed];
+  a[changed] = *rc::gen::suchThat(matmulValue(), [&](float v) { return std::bit_cast<uint32_t>(v) != std::bit_cast<uint32_t>(before); });
+  matmulKernel(DType::FP32, {reinterpret_cast<const uint8_t*>(a.data()), M, K, K},
+               {reinterpret_cast<const uint8_t*>(b.data()), K, N, N}, {reinterpret_cast<uint8_t*>(dense.data()), M, N, N});
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j)
+      RC_ASSERT(std::bit_cast<uint32_t>(dense[static_cast<size_t>(i * N + j)]) == scalarFmaFold(a, b, K, N, i, j));
+}
+
+// Equal operand bits in another dtype are another product: FP16 0x3C00 is 1, BF16 0x3C00 is 2^-7.
+TEST(ArithKernels, MatmulOfEqualBitsInAnotherDtypeIsNoRepeat) {
+  uint16_t l[1] = {0x3C00}, r[1] = {0x3C00};
+  float out[1] = {0};
+  matmulKernel(DType::FP16, {reinterpret_cast<uint8_t*>(l), 1, 1, 1}, {reinterpret_cast<uint8_t*>(r), 1, 1, 1},
+               {reinterpret_cast<uint8_t*>(out), 1, 1, 1});
+  EXPECT_EQ(out[0], 1.0f);
+  matmulKernel(DType::BF16, {reinterpret_cast<uint8_t*>(l), 1, 1, 1}, {reinterpret_cast<uint8_t*>(r), 1, 1, 1},
+               {reinterpret_cast<uint8_t*>(out), 1, 1, 1});
+  EXPECT_EQ(out[0], 0x1p-14f);
 }
 
 TEST(ArithKernels, MatmulConvertsFp16AndInt8OperandsExactly) {

@@ -99,6 +99,36 @@ TEST(ExprPool, DotsAreEqualExactlyWhenTheirPairsAre) {
   EXPECT_EQ(pool.dot(DType::FP32, pool.vector(row), pool.vector(poisoned)), ExprPool::kPoison);
 }
 
+// The symbolic matmul remembers its products per pool (interp/ProductMemo.h): a repeat gives the
+// same ids, and after clear() equal operand ids name other formulas, so nothing stale comes back.
+TEST(ExprPool, MatmulRepeatsGiveTheSameIdsAndClearForgetsTheProducts) {
+  ExprPool pool;
+  const auto product = [&](const std::array<ExprId, 2>& l, const std::array<ExprId, 2>& r) {
+    const float zero[2] = {0, 0};
+    float out[1] = {0};
+    ExprId sym[1] = {ExprPool::kPoison};
+    arith::matmulKernel(DType::FP32, {reinterpret_cast<const uint8_t*>(zero), 1, 2, 2, l.data()},
+                        {reinterpret_cast<const uint8_t*>(zero), 2, 1, 1, r.data()},
+                        {reinterpret_cast<uint8_t*>(out), 1, 1, 1, sym, &pool});
+    return sym[0];
+  };
+  const ExprId a = pool.input("a", DType::FP32, 0, 0), b = pool.input("b", DType::FP32, 0, 0);
+  const ExprId d = product({a, b}, {b, a});
+  EXPECT_EQ(product({a, b}, {b, a}), d);
+  EXPECT_EQ(pool.text(d), "dot(a[0, 0]*b[0, 0], b[0, 0]*a[0, 0])");
+  EXPECT_NE(product({a, b}, {a, b}), d);
+  pool.clear();
+  // Interned the other way round, the same two ids now name b and a; one more node first moves the
+  // product's fresh id away from the stale one.
+  const ExprId b2 = pool.input("b", DType::FP32, 0, 0), a2 = pool.input("a", DType::FP32, 0, 0);
+  ASSERT_EQ(b2, a);
+  ASSERT_EQ(a2, b);
+  pool.binary(BinaryKind::Add, DType::FP32, b2, a2);
+  const ExprId fresh = product({a, b}, {b, a});
+  EXPECT_NE(fresh, d);
+  EXPECT_EQ(pool.text(fresh), "dot(b[0, 0]*a[0, 0], a[0, 0]*b[0, 0])");
+}
+
 TEST(ExprPool, FormulasPrintReadably) {
   ExprPool pool;
   const ExprId a = pool.input("a", DType::FP32, 3, 5), b = pool.input("b", DType::FP32, 3, 5);

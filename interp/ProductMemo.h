@@ -1,0 +1,102 @@
+// A memo of matmul products, internal to interp/. A campaign case runs each matmul in its Tile run
+// and again in every planner's planned run and Buffer run, on equal operands, and a product is a
+// pure function of its operands: the numeric kernel's of their bits (interp/Arith.cpp, one memo per
+// thread), the symbolic kernel's of their formula ids in one pool (interp/Symbolic.cpp, one memo per
+// ExprPool, emptied with it). A repeat then copies M*N stored elements instead of folding M*N*K.
+//
+// Keys hold every operand element and are compared whole, never by hash alone, so a hit returns
+// exactly what the kernel would compute.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <initializer_list>
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace ptodiff {
+
+class ProductMemo {
+ public:
+  /// A strided 2-D array of `elementBytes`-byte elements, rows `rowStride` elements apart.
+  struct Matrix {
+    const void* data = nullptr;
+    int64_t rows = 0, cols = 0, rowStride = 0;
+    size_t elementBytes = 0;
+  };
+
+  /// What a product depends on: a few numbers (dtype, extents) and the operands, packed densely.
+  class Key {
+   public:
+    Key(std::initializer_list<int64_t> header, std::initializer_list<Matrix> operands) {
+      size_t size = header.size() * sizeof(int64_t);
+      for (const Matrix& m : operands) size += static_cast<size_t>(m.rows * m.cols) * m.elementBytes;
+      bytes_.resize(size);
+      uint8_t* at = bytes_.data();
+      for (int64_t h : header) {
+        std::memcpy(at, &h, sizeof h);
+        at += sizeof h;
+      }
+      for (const Matrix& m : operands) at = pack(m, at);
+      hash_ = std::hash<std::string_view>()(std::string_view(reinterpret_cast<const char*>(bytes_.data()), size));
+    }
+    bool operator==(const Key& o) const { return hash_ == o.hash_ && bytes_ == o.bytes_; }
+
+   private:
+    std::vector<uint8_t> bytes_;
+    size_t hash_ = 0;
+  };
+
+  /// Copies `m`'s rows to `at`, densely; returns the end of what it wrote.
+  static uint8_t* pack(const Matrix& m, uint8_t* at) {
+    const size_t row = static_cast<size_t>(m.cols) * m.elementBytes;
+    for (int64_t r = 0; r < m.rows; ++r) {
+      std::memcpy(at, static_cast<const uint8_t*>(m.data) + static_cast<size_t>(r * m.rowStride) * m.elementBytes, row);
+      at += row;
+    }
+    return at;
+  }
+  /// Copies a dense product into `out`'s rows (`out` has the product's extents).
+  static void unpack(const std::vector<uint8_t>& product, void* out, int64_t rows, int64_t cols, int64_t rowStride,
+                     size_t elementBytes) {
+    const size_t row = static_cast<size_t>(cols) * elementBytes;
+    for (int64_t r = 0; r < rows; ++r)
+      std::memcpy(static_cast<uint8_t*>(out) + static_cast<size_t>(r * rowStride) * elementBytes,
+                  product.data() + static_cast<size_t>(r) * row, row);
+  }
+
+  /// The product stored under `key`, or null.
+  const std::vector<uint8_t>* find(const Key& key) const {
+    for (const Entry& e : entries_)
+      if (e.key && *e.key == key) return &e.product;
+    return nullptr;
+  }
+  /// Stores `m` densely under `key`, replacing the oldest entry once the memo is full.
+  void store(Key key, const Matrix& m) {
+    Entry& e = entries_[next_];
+    next_ = (next_ + 1) % entries_.size();
+    e.key = std::move(key);
+    e.product.resize(static_cast<size_t>(m.rows * m.cols) * m.elementBytes);
+    pack(m, e.product.data());
+  }
+  void clear() {
+    for (Entry& e : entries_) e.key.reset();
+    next_ = 0;
+  }
+
+ private:
+  struct Entry {
+    std::optional<Key> key;
+    std::vector<uint8_t> product;
+  };
+  // A cube case's distinct products (one per matmul and loop trip) must all fit: its runs replay
+  // them in the same cyclic order, which a smaller oldest-first memo would miss every time.
+  std::array<Entry, 64> entries_;
+  size_t next_ = 0;
+};
+
+}  // namespace ptodiff
