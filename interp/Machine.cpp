@@ -5,6 +5,7 @@
 #include <limits>
 #include <span>
 #include <stdexcept>
+#include <vector>
 
 #include "interp/Hazard.h"
 #include "interp/Symbolic.h"
@@ -24,6 +25,31 @@ bool anySet(const uint8_t* p, size_t n) {
   uint8_t any = 0;
   for (size_t i = 0; i < n; ++i) any |= p[i];
   return any != 0;
+}
+
+/// A region's runs and the bytes they span, kept per thread from call to call: a run gathers and
+/// scatters thousands of regions.
+struct RegionScratch {
+  std::vector<ElementRun> runs;
+  std::vector<uint8_t> bytes, poison, column;
+  std::vector<ByteTag> tags;
+};
+
+RegionScratch& regionScratch() {
+  thread_local RegionScratch scratch;
+  return scratch;
+}
+
+/// The runs of a region (forEachRun) into `runs`, and the hull of the bytes they occupy.
+ByteRange collectRuns(const Handle& h, int64_t r0, int64_t c0, int64_t rows, int64_t cols, std::vector<ElementRun>& runs) {
+  runs.clear();
+  ByteRange hull{std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min()};
+  const int64_t esize = h.esize();
+  forEachRun(h, r0, c0, rows, cols, [&](const ElementRun& run) {
+    runs.push_back(run);
+    hull = {std::min(hull.begin, run.addr), std::max(hull.end, run.addr + run.n * esize)};
+  });
+  return hull;
 }
 
 /// Copies `n` elements of `Word` from `from` (every `fromStep` elements) to `to` (every `toStep`).
@@ -120,38 +146,58 @@ void Machine::gatherInto(const Handle& h, int64_t r0, int64_t c0, int64_t rows, 
     throw std::logic_error("Machine::gather: numeric elements from symbolic storage, or the other way round");
   const int esize = h.esize();
   const ByteArena& mem = arena(h.space);
-  std::vector<uint8_t> bytes, bytePoison;
-  std::vector<ByteTag> tags;
-  forEachRun(h, r0, c0, rows, cols, [&](const ElementRun& run) {
-    const size_t n = static_cast<size_t>(run.n * esize);
-    const int64_t first = (run.r - r0) * out.stride + (run.c - c0);  // element 0's index in `out`
-    const int64_t step = run.down ? out.stride : 1;
-    bytePoison.resize(n);
-    // A row run lands in place; a column run is read whole, then spread down the column.
-    uint8_t* into = run.down ? (bytes.resize(n), bytes.data()) : out.bits + first * esize;
-    mem.readWithPoison(run.addr, into, bytePoison.data(), run.n * esize);
-    withElementWord(esize, [&](auto word) {
-      using Word = decltype(word);
-      if (run.down) copyElements<Word>(into, 1, out.bits + first * esize, step, run.n);
-      uint8_t* poison = out.poison + first;
-      if (!run.down && !anySet(bytePoison.data(), n)) {  // most row runs hold no poison at all
-        std::memset(poison, 0, static_cast<size_t>(run.n));
-        return;
-      }
+  RegionScratch& scratch = regionScratch();
+  const ByteRange hull = collectRuns(h, r0, c0, rows, cols, scratch.runs);
+  if (scratch.runs.empty()) return;
+  // A region is many short runs (a fractal box row is 32 bytes), so its bytes are read at once, as
+  // the hull of its runs, and its elements placed from there: an arena read per run cost more than
+  // the copies. A hull much wider than its elements (a column of a wide tile) is read run by run.
+  const int64_t span = hull.end - hull.begin;
+  scratch.bytes.resize(static_cast<size_t>(span));
+  scratch.poison.resize(static_cast<size_t>(span));
+  const bool wholeHull = span <= 2 * rows * cols * esize;
+  if (wholeHull) {
+    mem.readWithPoison(hull.begin, scratch.bytes.data(), scratch.poison.data(), span);
+  } else {
+    for (const ElementRun& run : scratch.runs)
+      mem.readWithPoison(run.addr, scratch.bytes.data() + (run.addr - hull.begin),
+                         scratch.poison.data() + (run.addr - hull.begin), run.n * esize);
+  }
+  // Most regions hold no poison byte at all, which one pass over the hull shows.
+  const bool noPoison = wholeHull && !anySet(scratch.poison.data(), static_cast<size_t>(span));
+  withElementWord(esize, [&](auto word) {
+    using Word = decltype(word);
+    for (const ElementRun& run : scratch.runs) {
+      const int64_t first = (run.r - r0) * out.stride + (run.c - c0);  // element 0's index in `out`
+      const int64_t step = run.down ? out.stride : 1;
+      const uint8_t* bytes = scratch.bytes.data() + (run.addr - hull.begin);
+      if (run.down)
+        copyElements<Word>(bytes, 1, out.bits + first * esize, step, run.n);
+      else
+        std::memcpy(out.bits + first * esize, bytes, static_cast<size_t>(run.n * esize));
+      if (noPoison) continue;
       // An element is poison when any of its bytes is: its poison bytes read as one word.
+      const uint8_t* bytePoison = scratch.poison.data() + (run.addr - hull.begin);
+      uint8_t* poison = out.poison + first;
       for (int64_t k = 0; k < run.n; ++k) {
         Word w;
-        std::memcpy(&w, bytePoison.data() + k * sizeof(Word), sizeof(Word));
+        std::memcpy(&w, bytePoison + k * sizeof(Word), sizeof(Word));
         poison[k * step] = w != 0 ? 1 : 0;
       }
-    });
-    if (!symbols_) return;
-    tags.resize(n);
-    mem.readTags(run.addr, tags.data(), run.n * esize);
-    for (int64_t k = 0; k < run.n; ++k)
-      out.sym[first + k * step] =
-          symbols_->fromBytes(h.dtype(), std::span<const ByteTag>(tags.data() + k * esize, static_cast<size_t>(esize)));
+    }
   });
+  if (noPoison)
+    for (int64_t r = 0; r < rows; ++r) std::memset(out.poison + r * out.stride, 0, static_cast<size_t>(cols));
+  if (!symbols_) return;
+  for (const ElementRun& run : scratch.runs) {
+    const int64_t first = (run.r - r0) * out.stride + (run.c - c0);
+    const int64_t step = run.down ? out.stride : 1;
+    scratch.tags.resize(static_cast<size_t>(run.n * esize));
+    mem.readTags(run.addr, scratch.tags.data(), run.n * esize);
+    for (int64_t k = 0; k < run.n; ++k)
+      out.sym[first + k * step] = symbols_->fromBytes(
+          h.dtype(), std::span<const ByteTag>(scratch.tags.data() + k * esize, static_cast<size_t>(esize)));
+  }
 }
 
 void Machine::scatter(const Handle& h, int64_t r0, int64_t c0, const DenseElements& src, uint32_t event) {
@@ -168,32 +214,41 @@ void Machine::scatterFrom(const Handle& h, int64_t r0, int64_t c0, int64_t rows,
     throw std::logic_error("Machine::scatter: numeric elements into symbolic storage, or the other way round");
   const int esize = h.esize();
   ByteArena& mem = arena(h.space);
-  std::vector<uint8_t> bytes;
-  std::vector<ByteTag> tags;
-  ByteRange hull{std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min()};
-  forEachRun(h, r0, c0, rows, cols, [&](const ElementRun& run) {
-    hull = {std::min(hull.begin, run.addr), std::max(hull.end, run.addr + run.n * esize)};
+  RegionScratch& scratch = regionScratch();
+  const ByteRange hull = collectRuns(h, r0, c0, rows, cols, scratch.runs);
+  if (scratch.runs.empty()) return;
+  // When the elements fill their hull (a whole tile, whole rows of one) and none is poison, their
+  // bytes are put in order and written at once; otherwise run by run, so that the bytes between
+  // runs keep what they hold and each stretch of equal poison state is one write.
+  const int64_t span = hull.end - hull.begin;
+  bool oneWrite = span == rows * cols * esize;
+  for (int64_t r = 0; oneWrite && r < rows; ++r) oneWrite = !anySet(src.poison + r * src.stride, static_cast<size_t>(cols));
+  if (oneWrite) scratch.bytes.resize(static_cast<size_t>(span));
+  for (const ElementRun& run : scratch.runs) {
     const int64_t first = (run.r - r0) * src.stride + (run.c - c0);  // element 0's index in `src`
     const int64_t step = run.down ? src.stride : 1;
     const uint8_t* from = src.bits + first * esize;
-    if (run.down) {  // gather the column into adjacent bytes first
-      bytes.resize(static_cast<size_t>(run.n * esize));
-      withElementWord(esize, [&](auto word) { copyElements<decltype(word)>(from, step, bytes.data(), 1, run.n); });
-      from = bytes.data();
-    }
     if (symbols_) {
-      tags.resize(static_cast<size_t>(run.n * esize));
+      scratch.tags.resize(static_cast<size_t>(run.n * esize));
       for (int64_t k = 0; k < run.n; ++k)
-        for (int b = 0; b < esize; ++b) tags[static_cast<size_t>(k * esize + b)] = byteTag(src.sym[first + k * step], b);
-      mem.writeTags(run.addr, tags.data(), run.n * esize);
+        for (int b = 0; b < esize; ++b)
+          scratch.tags[static_cast<size_t>(k * esize + b)] = byteTag(src.sym[first + k * step], b);
+      mem.writeTags(run.addr, scratch.tags.data(), run.n * esize);
     }
-    // One write per stretch of equal poison state inside the run; most rows hold no poison at all,
-    // which anySet shows before any stretch is looked for.
+    if (oneWrite) {
+      uint8_t* into = scratch.bytes.data() + (run.addr - hull.begin);
+      if (run.down)
+        withElementWord(esize, [&](auto word) { copyElements<decltype(word)>(from, step, into, 1, run.n); });
+      else
+        std::memcpy(into, from, static_cast<size_t>(run.n * esize));
+      continue;
+    }
+    if (run.down) {  // gather the column into adjacent bytes first
+      scratch.column.resize(static_cast<size_t>(run.n * esize));
+      withElementWord(esize, [&](auto word) { copyElements<decltype(word)>(from, step, scratch.column.data(), 1, run.n); });
+      from = scratch.column.data();
+    }
     const uint8_t* poison = src.poison + first;
-    if (!run.down && !anySet(poison, static_cast<size_t>(run.n))) {
-      mem.write(run.addr, from, run.n * esize, false, event);
-      return;
-    }
     for (int64_t k = 0; k < run.n;) {
       const bool p = poison[k * step] != 0;
       int64_t m = k + 1;
@@ -201,8 +256,9 @@ void Machine::scatterFrom(const Handle& h, int64_t r0, int64_t c0, int64_t rows,
       mem.write(run.addr + k * esize, from + k * esize, (m - k) * esize, p, event);
       k = m;
     }
-  });
-  if (!hull.empty()) logWrite(WriteHull{++writesSoFar_, false, h.space, hull});
+  }
+  if (oneWrite) mem.write(hull.begin, scratch.bytes.data(), span, false, event);
+  logWrite(WriteHull{++writesSoFar_, false, h.space, hull});
 }
 
 void Machine::poisonRegion(const Handle& h, int64_t r0, int64_t c0, int64_t rows, int64_t cols, uint32_t event) {
