@@ -80,6 +80,11 @@ struct PlannedTile {
   /// Machine::writesSoFar() when the storage last carried `expected`: the live-clobber check
   /// compares bytes only when a later write may have touched the window (0: always).
   uint64_t expectedAsOf = 0;
+  /// In a numeric run, the value the result's last write stored when it covered the whole tile of a
+  /// fully valid result: the window then holds exactly what readTile would gather, until a write
+  /// that may touch it (Machine::writtenSince after storedAsOf), so a read skips the gather.
+  std::optional<TileValue> stored;
+  uint64_t storedAsOf = 0;
 };
 using TileRef = std::shared_ptr<const PlannedTile>;
 
@@ -242,6 +247,11 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
   /// v's meta and valid extents; elements outside the region are poison.
   TileValue readTile(const PlannedTile& v, const std::string& name, int64_t r0, int64_t c0, int64_t rows,
                      int64_t cols) {
+    if (v.stored && r0 == 0 && c0 == 0 && rows == v.meta.rows && cols == v.meta.cols &&
+        !machine_.writtenSince(v.storedAsOf, v.window.space, v.window.span())) {
+      checkLive(v, name, r0, c0, rows, cols);
+      return *v.stored;
+    }
     TileBuilder out(v.meta, v.validRows, v.validCols, /*poisoned=*/true, machine_.symbols());
     if (rows <= 0 || cols <= 0) return std::move(out).finish();
     checkLive(v, name, r0, c0, rows, cols);
@@ -304,6 +314,25 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
     machine_.scatterFrom(out.tile.window, r0, c0, rows, cols,
                          {value.bitsAt(r0, c0), value.poisonRow(r0) + c0, value.symAt(r0, c0), value.meta.cols}, event);
     expect(out, r0, c0, rows, cols, event);
+    noteStored(out, value, r0, c0, rows, cols);
+  }
+
+  /// Keeps `value` as the window's content (PlannedTile::stored) when it is exactly what a gather
+  /// of the whole window gives back right after writing it there: the tile's meta and full valid
+  /// extents, every element written, bits and poison (0 or 1) as written, and in a symbolic run
+  /// formulas of the tile's dtype (a gather turns any other into a reinterpretation of its bytes).
+  /// Any other write forgets what was kept.
+  void noteStored(Result& out, const TileValue& value, int64_t r0, int64_t c0, int64_t rows, int64_t cols) {
+    PlannedTile& t = out.tile;
+    t.stored.reset();
+    if (r0 != 0 || c0 != 0 || rows != t.meta.rows || cols != t.meta.cols || !(value.meta == t.meta) ||
+        !value.fullyValid() || t.validRows != rows || t.validCols != cols)
+      return;
+    if (const ExprPool* pool = machine_.symbols())
+      for (ExprId e : value.elements->sym)
+        if (e != ExprPool::kPoison && pool->dtypeOf(e) != t.meta.dtype) return;
+    t.stored = value;
+    t.storedAsOf = machine_.writesSoFar();
   }
 
   static void expect(Result& out, int64_t r0, int64_t c0, int64_t rows, int64_t cols, uint32_t event) {
@@ -481,6 +510,9 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
       const uint32_t event = newEvent(e);
       machine_.scatter(out.tile.window, 0, 0, values, event);
       expect(out, 0, 0, valid[0], valid[1], event);
+      auto elements = std::make_shared<TileElements>(
+          TileElements{std::move(values.bits), std::move(values.poison), std::move(values.sym), values.pool});
+      noteStored(out, TileValue{meta, valid[0], valid[1], std::move(elements)}, 0, 0, valid[0], valid[1]);
     }
     return finish(std::move(out));
   }
@@ -601,8 +633,11 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
     if (acc) {
       startFromInput(e, out, *acc, operandName(e, 0), readValid(*acc, operandName(e, 0)));
       // Accumulate onto the bytes now in the result's window (its own expectations checked).
-      PlannedTile current{acc->meta, acc->validRows, acc->validCols, out.tile.window,
-                          std::make_shared<const Expectations>(out.expected)};
+      PlannedTile current{acc->meta,         acc->validRows,
+                          acc->validCols,    out.tile.window,
+                          std::make_shared<const Expectations>(out.expected),
+                          0,                 out.tile.stored,
+                          out.tile.storedAsOf};
       const bool init = e.args.size() > 3 && e.args[3] ? evalBool(*e.args[3]) : false;
       result = tileops::matmulAcc(readTile(current, currentBinder(), 0, 0, M, N), a, b, init);
     } else {

@@ -34,6 +34,7 @@ struct TileMeta {
   static TileMeta of(const Type& t) { return {t.dtype, t.space, t.layout, t.rows(), t.cols()}; }
   int esize() const { return dtypeSize(dtype); }
   int64_t count() const { return rows * cols; }
+  bool operator==(const TileMeta&) const = default;
 };
 
 struct TileValue {
