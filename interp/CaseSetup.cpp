@@ -6,6 +6,7 @@
 // and shape.
 #include "interp/CaseSetup.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -186,6 +187,8 @@ Tensor makeTensor(const Param& p, const CaseSpec& spec, const ArgOverrides& over
 
   if (auto it = overrides.inputFiles.find(p.name); it != overrides.inputFiles.end())
     return tensorFromFile(p, it->second, {"", {}, "--input " + p.name + "=" + it->second + ": "});
+  if (overrides.builtTensors)
+    if (auto it = overrides.builtTensors->find(p.name); it != overrides.builtTensors->end()) return it->second;
 
   TensorInit init = defaultInit(p);
   ArgOrigin origin{spec.sourceName, {}, ""};
@@ -324,6 +327,16 @@ ScalarValue makeScalar(const Param& p, const CaseSpec& spec, const ArgOverrides&
 }
 
 }  // namespace
+
+bool sameTensorArguments(const CaseSpec& a, const CaseSpec& b) {
+  const auto sameInit = [](const TensorInit& x, const TensorInit& y) {
+    return x.kind == y.kind && x.file == y.file && x.low == y.low && x.high == y.high && x.mean == y.mean &&
+           x.stddev == y.stddev && x.seed == y.seed;
+  };
+  return a.function == b.function && a.seed == b.seed && a.sourceName == b.sourceName &&
+         std::equal(a.tensors.begin(), a.tensors.end(), b.tensors.begin(), b.tensors.end(),
+                    [&](const auto& x, const auto& y) { return x.first == y.first && sameInit(x.second, y.second); });
+}
 
 KernelArgs buildKernelArgs(const Function& kernel, const CaseSpec& spec, const ArgOverrides& overrides) {
   checkArgumentNames(kernel, spec, overrides);

@@ -15,7 +15,14 @@ namespace ptodiff {
 struct ArgOverrides {
   std::map<std::string, std::string> inputFiles;  // --input NAME=FILE.npy
   std::map<std::string, std::string> scalars;     // --scalar NAME=VALUE (text, typed here)
+  /// Tensors already built for a spec with the same tensor arguments (sameTensorArguments), copied
+  /// instead of generated again: a campaign case's scalar sets share their inputs.
+  const std::map<std::string, Tensor>* builtTensors = nullptr;
 };
+
+/// Whether two specs give every tensor parameter the same contents: the same function, seed and
+/// tensor entries (the scalar sets of one campaign case differ in their scalars only).
+bool sameTensorArguments(const CaseSpec& a, const CaseSpec& b);
 
 /// Defaults: In/InOut tensors uniform in [-1, 1] with a seed derived from (case seed, name);
 /// Out tensors sentinel. Every scalar parameter must get a value (case or override); a missing,

@@ -176,6 +176,7 @@ CaseOutcome runDifferentialCase(const Program& program, const std::vector<CaseSp
   }
   // The scalar sets share the program, so each planner's lowering is compiled once per case.
   oracle::LoweringCache lowerings;
+  std::map<std::string, Tensor> firstTensors;  // the first set's inputs, which the others share
   for (size_t set = 0; set < sets.size(); ++set) {
     const CaseSpec& spec = sets[set];
     const Function* kernel = spec.function.empty() ? p.defaultKernel() : p.findFunction(spec.function);
@@ -190,7 +191,10 @@ CaseOutcome runDifferentialCase(const Program& program, const std::vector<CaseSp
       KernelArgs args;
       {
         PhaseTimer timer(outcome, "setup");
-        args = buildKernelArgs(*kernel, spec, {});
+        ArgOverrides shared;
+        if (set > 0 && sameTensorArguments(spec, sets[0])) shared.builtTensors = &firstTensors;
+        args = buildKernelArgs(*kernel, spec, shared);
+        if (set == 0 && sets.size() > 1) firstTensors = args.tensors;
       }
       // The library times its own stages; "differential" keeps what none of them covers
       // (comparisons, verdict rows).

@@ -211,6 +211,33 @@ TEST(CaseSetup, SameSeedSameBitsDifferentSeedDifferentBits) {
   EXPECT_NE(first.tensors.at("a").bytes, first.tensors.at("io").bytes);
 }
 
+// A campaign case's scalar sets share their inputs: the tensors built for one set are copied for
+// the next when the specs agree on everything but scalars, and only for the tensors given.
+TEST(CaseSetup, SameTensorArgumentsIgnoreScalarsAndBuiltTensorsAreCopied) {
+  CaseSpec a = caseWith({{"a", uniform(-1, 1, 5)}}, 42), b = a;
+  b.scalars["n"] = CaseScalar{CaseScalar::Kind::Int, 3, 0.0, false, {}};
+  EXPECT_TRUE(sameTensorArguments(a, b));
+  CaseSpec otherSeed = a, otherInit = a, otherFunction = a, otherTensors = a;
+  otherSeed.seed = 43;
+  otherInit.tensors["a"].high = 2.0;
+  otherFunction.function = "helper";
+  otherTensors.tensors["io"] = init(TensorInit::Kind::Zeros);
+  EXPECT_FALSE(sameTensorArguments(a, otherSeed));
+  EXPECT_FALSE(sameTensorArguments(a, otherInit));
+  EXPECT_FALSE(sameTensorArguments(a, otherFunction));
+  EXPECT_FALSE(sameTensorArguments(a, otherTensors));
+
+  const Function k = threeTensorKernel();
+  std::map<std::string, Tensor> built;
+  built.emplace("a", Tensor(DType::FP32, 8, 16));
+  built.at("a").fillBits(0x3F800000u);  // 1.0 everywhere: not what seed 42 generates
+  ArgOverrides shared;
+  shared.builtTensors = &built;
+  const KernelArgs args = buildKernelArgs(k, a, shared);
+  EXPECT_EQ(args.tensors.at("a").bytes, built.at("a").bytes);
+  EXPECT_EQ(args.tensors.at("io").bytes, buildKernelArgs(k, a, {}).tensors.at("io").bytes);  // not given: built
+}
+
 TEST(CaseSetup, DerivedSeedDependsOnNameNotOnOtherTensors) {
   const KernelArgs alone = buildKernelArgs(kernelWith({tensorParam("a", DType::FP32, 4, 4)}), caseWith({}, 7), {});
   const KernelArgs withOthers = buildKernelArgs(
