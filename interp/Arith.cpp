@@ -551,7 +551,7 @@ void matmulKernel(DType operand, ConstElems lhs, ConstElems rhs, MutElems dst) {
                        {{lhs.data, lhs.rows, lhs.cols, lhs.rowStride, esize},
                         {rhs.data, rhs.rows, rhs.cols, rhs.rowStride, esize}});
   if (const std::vector<uint8_t>* product = memo.find(key)) {
-    ProductMemo::unpack(*product, dst.data, dst.rows, dst.cols, dst.rowStride, accSize);
+    ProductMemo::unpack(product->data(), dst.data, dst.rows, dst.cols, dst.rowStride, accSize);
     return;
   }
   switch (operand) {
@@ -560,7 +560,7 @@ void matmulKernel(DType operand, ConstElems lhs, ConstElems rhs, MutElems dst) {
     case DType::BF16: floatMatmul<Bf16Fmt>(lhs, rhs, dst); break;
     default: int8Matmul(lhs, rhs, dst); break;
   }
-  memo.store(std::move(key), {dst.data, dst.rows, dst.cols, dst.rowStride, accSize});
+  memo.store(std::move(key), {{dst.data, dst.rows, dst.cols, dst.rowStride, accSize}});
 }
 
 void rowReduceKernel(ReduceKind k, DType dt, ConstElems src, MutElems dst) {

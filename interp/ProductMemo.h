@@ -1,8 +1,10 @@
-// A memo of matmul products, internal to interp/. A campaign case runs each matmul in its Tile run
-// and again in every planner's planned run and Buffer run, on equal operands, and a product is a
-// pure function of its operands: the numeric kernel's of their bits (interp/Arith.cpp, one memo per
-// thread), the symbolic kernel's of their formula ids in one pool (interp/Symbolic.cpp, one memo per
-// ExprPool, emptied with it). A repeat then copies M*N stored elements instead of folding M*N*K.
+// A memo of matrix products. A campaign case runs each matmul in its Tile run and again in every
+// planner's planned run and Buffer run, on equal operands, and its scalar sets run the oracle's
+// float64 product on equal operands too; a product is a pure function of its operands: the numeric
+// kernel's of their bits (interp/Arith.cpp, one memo per thread), the symbolic kernel's of their
+// formula ids in one pool (interp/Symbolic.cpp, one memo per ExprPool, emptied with it), the
+// oracle's of its operands' values and bounds and the rounding it bounds with (oracle/ReferenceTile.cpp,
+// one memo per thread). A repeat then copies M*N stored elements instead of folding M*N*K.
 //
 // Keys hold every operand element and are compared whole, never by hash alone, so a hit returns
 // exactly what the kernel would compute.
@@ -60,13 +62,16 @@ class ProductMemo {
     }
     return at;
   }
-  /// Copies a dense product into `out`'s rows (`out` has the product's extents).
-  static void unpack(const std::vector<uint8_t>& product, void* out, int64_t rows, int64_t cols, int64_t rowStride,
-                     size_t elementBytes) {
+  /// Copies the dense matrix at `from` into `out`'s rows (rows x cols elements of `elementBytes`,
+  /// rows `rowStride` elements apart); returns the end of what it read.
+  static const uint8_t* unpack(const uint8_t* from, void* out, int64_t rows, int64_t cols, int64_t rowStride,
+                               size_t elementBytes) {
     const size_t row = static_cast<size_t>(cols) * elementBytes;
-    for (int64_t r = 0; r < rows; ++r)
-      std::memcpy(static_cast<uint8_t*>(out) + static_cast<size_t>(r * rowStride) * elementBytes,
-                  product.data() + static_cast<size_t>(r) * row, row);
+    for (int64_t r = 0; r < rows; ++r) {
+      std::memcpy(static_cast<uint8_t*>(out) + static_cast<size_t>(r * rowStride) * elementBytes, from, row);
+      from += row;
+    }
+    return from;
   }
 
   /// The product stored under `key`, or null.
@@ -75,13 +80,17 @@ class ProductMemo {
       if (e.key && *e.key == key) return &e.product;
     return nullptr;
   }
-  /// Stores `m` densely under `key`, replacing the oldest entry once the memo is full.
-  void store(Key key, const Matrix& m) {
+  /// Stores the products `results` (a kernel may have more than one output) densely, one after the
+  /// other, under `key`, replacing the oldest entry once the memo is full.
+  void store(Key key, std::initializer_list<Matrix> results) {
     Entry& e = entries_[next_];
     next_ = (next_ + 1) % entries_.size();
     e.key = std::move(key);
-    e.product.resize(static_cast<size_t>(m.rows * m.cols) * m.elementBytes);
-    pack(m, e.product.data());
+    size_t size = 0;
+    for (const Matrix& m : results) size += static_cast<size_t>(m.rows * m.cols) * m.elementBytes;
+    e.product.resize(size);
+    uint8_t* at = e.product.data();
+    for (const Matrix& m : results) at = pack(m, at);
   }
   void clear() {
     for (Entry& e : entries_) e.key.reset();

@@ -1,6 +1,7 @@
 #include "oracle/ReferenceTile.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -9,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "interp/ProductMemo.h"
 #include "interp/ProgramFault.h"
 
 namespace ptodiff::oracle::detail {
@@ -200,6 +202,43 @@ void integerProduct(const RefTile& lhs, const RefTile& rhs, int64_t M, int64_t N
   const Matrix sum = lhs.integer.block(0, 0, M, K).matrix() * rhs.integer.block(0, 0, K, N).matrix();
   for (int64_t i = 0; i < M; ++i)
     for (int64_t j = 0; j < N; ++j) out.integer(i, j) = wrapInteger(sum(i, j), DType::INT32);
+}
+
+/// The product lanes of `out` (values and bounds, or integers) as floatProduct or integerProduct
+/// computes them, remembered per thread (interp/ProductMemo.h): a case's scalar sets run the
+/// oracle on equal inputs. The key is everything they read: the extents, the rounding the bounds
+/// use, and the operands' values and bounds (integers).
+void memoizedProduct(const RefTile& lhs, const RefTile& rhs, int64_t M, int64_t N, int64_t K,
+                     const ToleranceProfile& profile, RefTile& out) {
+  thread_local ProductMemo memo;
+  const bool floats = out.holdsFloats();
+  const auto bits = [](double d) { return std::bit_cast<int64_t>(d); };
+  const Rounding rounding = floats ? profile.rounding(RoundedOp::Matmul, DType::FP32) : Rounding{};
+  const auto operand = [](const auto& grid, int64_t rows, int64_t cols) {
+    return ProductMemo::Matrix{grid.data(), rows, cols, grid.cols(), sizeof(*grid.data())};
+  };
+  ProductMemo::Key key = floats ? ProductMemo::Key({1, M, N, K, bits(rounding.ulps), bits(rounding.format.unitRoundoff),
+                                                    bits(rounding.format.denormMin),
+                                                    bits(rounding.format.overflowThreshold)},
+                                                   {operand(lhs.value, M, K), operand(lhs.bound, M, K),
+                                                    operand(rhs.value, K, N), operand(rhs.bound, K, N)})
+                                : ProductMemo::Key({0, M, N, K}, {operand(lhs.integer, M, K), operand(rhs.integer, K, N)});
+  if (const std::vector<uint8_t>* product = memo.find(key)) {
+    if (floats) {
+      const uint8_t* next = ProductMemo::unpack(product->data(), out.value.data(), M, N, out.cols(), sizeof(double));
+      ProductMemo::unpack(next, out.bound.data(), M, N, out.cols(), sizeof(double));
+    } else {
+      ProductMemo::unpack(product->data(), out.integer.data(), M, N, out.cols(), sizeof(int64_t));
+    }
+    return;
+  }
+  if (floats) {
+    floatProduct(lhs, rhs, M, N, K, profile, out);
+    memo.store(std::move(key), {operand(out.value, M, N), operand(out.bound, M, N)});
+  } else {
+    integerProduct(lhs, rhs, M, N, K, out);
+    memo.store(std::move(key), {operand(out.integer, M, N)});
+  }
 }
 
 }  // namespace
@@ -495,8 +534,7 @@ RefTile refMatmul(const RefTile& lhs, const RefTile& rhs, const TileShape& shape
   const int64_t M = lhs.validRows, N = rhs.validCols, K = lhs.validCols;
   RefTile out = RefTile::poisoned(shape, M, N);
   if (M == 0 || N == 0) return out;
-  if (out.holdsFloats()) floatProduct(lhs, rhs, M, N, K, profile, out);
-  else integerProduct(lhs, rhs, M, N, K, out);
+  memoizedProduct(lhs, rhs, M, N, K, profile, out);
   // A product lane is poison when any lane it reads is: its row of L or its column of R. Its
   // chain is K steps after the longest chain it reads.
   std::vector<uint8_t> rowPoison(static_cast<size_t>(M), 0), colPoison(static_cast<size_t>(N), 0);
