@@ -80,9 +80,9 @@ struct PlannedTile {
   /// Machine::writesSoFar() when the storage last carried `expected`: the live-clobber check
   /// compares bytes only when a later write may have touched the window (0: always).
   uint64_t expectedAsOf = 0;
-  /// In a numeric run, the value the result's last write stored when it covered the whole tile of a
-  /// fully valid result: the window then holds exactly what readTile would gather, until a write
-  /// that may touch it (Machine::writtenSince after storedAsOf), so a read skips the gather.
+  /// The value the result's last write stored when it wrote exactly the valid region: the window
+  /// then holds what readTile would gather from that region, until a write that may touch it
+  /// (Machine::writtenSince after storedAsOf), so a read of the valid region skips the gather.
   std::optional<TileValue> stored;
   uint64_t storedAsOf = 0;
 };
@@ -247,10 +247,9 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
   /// v's meta and valid extents; elements outside the region are poison.
   TileValue readTile(const PlannedTile& v, const std::string& name, int64_t r0, int64_t c0, int64_t rows,
                      int64_t cols) {
-    if (v.stored && r0 == 0 && c0 == 0 && rows == v.meta.rows && cols == v.meta.cols &&
-        !machine_.writtenSince(v.storedAsOf, v.window.space, v.window.span())) {
+    if (const TileValue* stored = storedIfCurrent(v, r0, c0, rows, cols)) {
       checkLive(v, name, r0, c0, rows, cols);
-      return *v.stored;
+      return *stored;
     }
     TileBuilder out(v.meta, v.validRows, v.validCols, /*poisoned=*/true, machine_.symbols());
     if (rows <= 0 || cols <= 0) return std::move(out).finish();
@@ -258,6 +257,13 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
     machine_.gatherInto(v.window, r0, c0, rows, cols,
                         {out.bitsAt(r0, c0), out.poisonRow(r0) + c0, out.symAt(r0, c0), v.meta.cols});
     return std::move(out).finish();
+  }
+
+  /// What a read of the rows x cols region at (r0, c0) of `v` would gather, when it is the valid
+  /// region and PlannedTile::stored still holds it; else null.
+  const TileValue* storedIfCurrent(const PlannedTile& v, int64_t r0, int64_t c0, int64_t rows, int64_t cols) const {
+    if (!v.stored || r0 != 0 || c0 != 0 || rows != v.validRows || cols != v.validCols) return nullptr;
+    return machine_.writtenSince(v.storedAsOf, v.window.space, v.window.span()) ? nullptr : &*v.stored;
   }
 
   TileValue readValid(const PlannedTile& v, const std::string& name) {
@@ -317,22 +323,39 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
     noteStored(out, value, r0, c0, rows, cols);
   }
 
-  /// Keeps `value` as the window's content (PlannedTile::stored) when it is exactly what a gather
-  /// of the whole window gives back right after writing it there: the tile's meta and full valid
-  /// extents, every element written, bits and poison (0 or 1) as written, and in a symbolic run
-  /// formulas of the tile's dtype (a gather turns any other into a reinterpretation of its bytes).
-  /// Any other write forgets what was kept.
+  /// Keeps `value` as the window's content (PlannedTile::stored) when it is exactly what readTile
+  /// gathers from the valid region right after the write: the write covered exactly the valid
+  /// region, the value has the tile's meta and valid extents, bits and poison (0 or 1) as written,
+  /// lanes outside the region as a gather leaves them, and in a symbolic run formulas of the tile's
+  /// dtype (a gather turns any other into a reinterpretation of its bytes). Any other write forgets
+  /// what was kept.
   void noteStored(Result& out, const TileValue& value, int64_t r0, int64_t c0, int64_t rows, int64_t cols) {
     PlannedTile& t = out.tile;
     t.stored.reset();
-    if (r0 != 0 || c0 != 0 || rows != t.meta.rows || cols != t.meta.cols || !(value.meta == t.meta) ||
-        !value.fullyValid() || t.validRows != rows || t.validCols != cols)
+    if (r0 != 0 || c0 != 0 || rows != t.validRows || cols != t.validCols || !(value.meta == t.meta) ||
+        value.validRows != rows || value.validCols != cols || !outsideIsUngathered(value))
       return;
     if (const ExprPool* pool = machine_.symbols())
       for (ExprId e : value.elements->sym)
         if (e != ExprPool::kPoison && pool->dtypeOf(e) != t.meta.dtype) return;
     t.stored = value;
     t.storedAsOf = machine_.writesSoFar();
+  }
+
+  /// Whether the lanes of `v` outside its valid region are as readTile's TileBuilder leaves them:
+  /// poison, bits 0, formula kPoison.
+  static bool outsideIsUngathered(const TileValue& v) {
+    if (v.fullyValid()) return true;
+    const TileElements& el = *v.elements;
+    const auto esize = static_cast<size_t>(v.esize());
+    for (int64_t r = 0; r < v.rows(); ++r)
+      for (int64_t c = r < v.validRows ? v.validCols : 0; c < v.cols(); ++c) {
+        const auto i = static_cast<size_t>(r * v.cols() + c);
+        if (el.poison[i] != 1 || (!el.sym.empty() && el.sym[i] != ExprPool::kPoison)) return false;
+        for (size_t b = 0; b < esize; ++b)
+          if (el.bits[i * esize + b] != 0) return false;
+      }
+    return true;
   }
 
   static void expect(Result& out, int64_t r0, int64_t c0, int64_t rows, int64_t cols, uint32_t event) {
@@ -510,11 +533,25 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
       const uint32_t event = newEvent(e);
       machine_.scatter(out.tile.window, 0, 0, values, event);
       expect(out, 0, 0, valid[0], valid[1], event);
-      auto elements = std::make_shared<TileElements>(
-          TileElements{std::move(values.bits), std::move(values.poison), std::move(values.sym), values.pool});
-      noteStored(out, TileValue{meta, valid[0], valid[1], std::move(elements)}, 0, 0, valid[0], valid[1]);
+      noteStored(out, loadedValue(meta, std::move(values)), 0, 0, valid[0], valid[1]);
     }
     return finish(std::move(out));
+  }
+
+  /// The tile value a load of `values` (its valid region) makes, as readTile would gather it.
+  TileValue loadedValue(const TileMeta& meta, DenseElements&& values) {
+    if (values.rows == meta.rows && values.cols == meta.cols)
+      return TileValue{meta, values.rows, values.cols,
+                       std::make_shared<TileElements>(TileElements{std::move(values.bits), std::move(values.poison),
+                                                                   std::move(values.sym), values.pool})};
+    TileBuilder out(meta, values.rows, values.cols, /*poisoned=*/true, machine_.symbols());
+    const auto esize = static_cast<size_t>(meta.esize());
+    for (int64_t r = 0; r < values.rows; ++r) {
+      std::memcpy(out.bitsAt(r, 0), values.bitsAt(r, 0), esize * static_cast<size_t>(values.cols));
+      std::memcpy(out.poisonRow(r), values.poison.data() + r * values.cols, static_cast<size_t>(values.cols));
+      if (ExprId* sym = out.symAt(r, 0)) std::copy_n(values.symAt(r, 0), values.cols, sym);
+    }
+    return std::move(out).finish();
   }
 
   Value store(const Expr& e) {
@@ -527,6 +564,12 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
     checkGmWriteRace(tensor, off, vr, vc, block(), "tile.store");
     if (vr == 0 || vc == 0) return TensorRef{index};
     checkLive(src, operandName(e, 0), 0, 0, vr, vc);
+    if (const TileValue* stored = storedIfCurrent(src, 0, 0, vr, vc)) {
+      notePoisonStore("tile.store", tensor,
+                      writeGmWindow(tensor, off, src.meta.dtype, stored->window(0, 0, vr, vc), stored->poisonRow(0),
+                                    stored->meta.cols, block()));
+      return TensorRef{index};
+    }
     const DenseElements values = machine_.gather(src.window, 0, 0, vr, vc);
     notePoisonStore("tile.store", tensor,
                     writeGmWindow(tensor, off, src.meta.dtype, values.elems(), values.poison.data(), values.cols, block()));
