@@ -36,6 +36,11 @@ void Liveness::groupVersions() {
         if (ra != rb) versionOf_[std::max(ra, rb)] = std::min(ra, rb);
       }
   }
+  // Each identity then points at its group's root directly, and each group lists its identities:
+  // generationOverlaps asks for every identity's versions, which a scan of all identities per
+  // question made quadratic.
+  for (auto& [identity, root] : versionOf_) root = versionRoot(identity);
+  for (const auto& [identity, root] : versionOf_) versionMembers_[root].push_back(identity);
 }
 
 bool Liveness::sameVersions(int a, int b) const { return versionRoot(a) == versionRoot(b); }
@@ -138,10 +143,11 @@ Overlap Liveness::relation(int a, int b) const {
 
 std::vector<int> Liveness::versionsOf(const std::vector<int>& identities) const {
   std::vector<int> out;
-  for (int other : families_.identities())
-    if (std::any_of(identities.begin(), identities.end(), [&](int id) { return sameVersions(id, other); }))
-      out.push_back(other);
+  for (int id : identities)
+    if (auto group = versionMembers_.find(versionRoot(id)); group != versionMembers_.end())
+      out.insert(out.end(), group->second.begin(), group->second.end());
   std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 

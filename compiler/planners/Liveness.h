@@ -90,6 +90,7 @@ class Liveness {
   std::map<int, LiveRange> ranges_;
   std::map<int, std::vector<const Use*>> usesAt_;
   std::map<int, int> versionOf_;  // identity -> representative of its version group
+  std::map<int, std::vector<int>> versionMembers_;  // representative -> its group's identities, ascending
 
   void groupVersions();
   int versionRoot(int identity) const;
