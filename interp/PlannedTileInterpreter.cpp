@@ -262,7 +262,9 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
   /// What a read of the rows x cols region at (r0, c0) of `v` would gather, when it is the valid
   /// region and PlannedTile::stored still holds it; else null.
   const TileValue* storedIfCurrent(const PlannedTile& v, int64_t r0, int64_t c0, int64_t rows, int64_t cols) const {
-    if (!v.stored || r0 != 0 || c0 != 0 || rows != v.validRows || cols != v.validCols) return nullptr;
+    if (!v.stored || !(v.stored->meta == v.meta) || r0 != 0 || c0 != 0 || rows != v.validRows ||
+        cols != v.validCols)
+      return nullptr;
     return machine_.writtenSince(v.storedAsOf, v.window.space, v.window.span()) ? nullptr : &*v.stored;
   }
 

@@ -44,6 +44,7 @@ struct Slot {
   double generationSeconds = 0.0;
   double finishedAt = 0.0;  // seconds since the run's start when the worker finished the case
   bool decided = false;     // the verdict came from CampaignRestart::verdicts: the case never ran here
+  bool notStarted = false;  // the batch ended early (deadline or stop request) before this case began
 };
 
 /// The kernel as its reproducer's program.py holds it, parsed back: runners see source locations,
@@ -364,16 +365,27 @@ CampaignResult runCampaign(const CampaignConfig& config, const CampaignHooks& ho
     uint64_t batch = serial ? 1 : static_cast<uint64_t>(jobs) * static_cast<uint64_t>(std::max(config.batchPerJob, 1));
     if (config.cases) batch = std::min(batch, *config.cases - state.nextLocal);
     slots.assign(batch, Slot{});
+    // A batch is long against one case (each batch ends in a barrier, where a thread idles behind the
+    // other's long case), so the deadline and a stop request end it early: no case starts after them,
+    // the cases begun finish, and the finished prefix is consumed (a later case that began first is
+    // dropped and runs again on --resume).
+    const auto mustStop = [&] {
+      return (config.timeSeconds && secondsSince(start) >= *config.timeSeconds) || (hooks.stop && hooks.stop->load());
+    };
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
     for (int64_t k = 0; k < static_cast<int64_t>(batch); ++k) {
       Slot& slot = slots[static_cast<size_t>(k)];
+      if (mustStop()) {
+        slot.notStarted = true;
+        continue;
+      }
       fillSlot(slot, globalCaseIndex(config, firstLocal + static_cast<uint64_t>(k)), config, hooks,
                omp_get_thread_num());
       slot.finishedAt = secondsSince(start);
     }
     // A case's verdict is final in case order once it and every case before it have finished.
     double knownAt = 0.0;
-    for (uint64_t k = 0; k < batch; ++k) {
+    for (uint64_t k = 0; k < batch && !slots[k].notStarted; ++k) {
       knownAt = std::max(knownAt, slots[k].finishedAt);
       const bool firstFailure = !state.firstFailingCase && !slots[k].outcome.failures.empty();
       if (firstFailure) {

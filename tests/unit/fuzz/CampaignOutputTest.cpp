@@ -104,6 +104,38 @@ TEST(CampaignResume, AKilledCampaignContinuesWithTheSameCountsAndDigest) {
   EXPECT_TRUE(temporariesUnder(dir / "part").empty());
 }
 
+// A stop request (SIGINT, SIGTERM) ends a batch at the cases in flight, not at the batch's end:
+// batches are long, and nothing after the request starts. The finished cases count, and a resume
+// runs the rest to the same digest.
+TEST(CampaignResume, AStopRequestEndsTheBatchAtTheCaseInFlight) {
+  ScratchDir dir;
+  CampaignConfig whole = smallConfig(40, 1);
+  whole.batchPerJob = 64;
+  whole.outDir = (dir / "whole").string();
+  const CampaignResult reference = run(whole);
+
+  CampaignConfig part = whole;
+  part.outDir = (dir / "part").string();
+  std::atomic<bool> stop{false};
+  int ran = 0;
+  CampaignHooks hooks;
+  hooks.runner = [&](const Program& p, const std::vector<CaseSpec>& sets) {
+    if (++ran == 5) stop = true;  // the request arrives while the fifth case runs
+    return campaigntest::fakeRunner(p, sets);
+  };
+  hooks.stop = &stop;
+  const CampaignResult stopped = runCampaign(part, hooks);
+  ASSERT_TRUE(stopped.interrupted);
+  EXPECT_EQ(ran, 5);
+  EXPECT_EQ(stopped.state.cases, 5u);  // of a batch of 40
+
+  part.resume = true;
+  const CampaignResult resumed = run(part);
+  EXPECT_EQ(resumed.records.front().index, 5u);
+  EXPECT_EQ(resumed.state.cases, 40u);
+  EXPECT_EQ(resumed.state.verdictDigest, reference.state.verdictDigest);
+}
+
 TEST(CampaignResume, ACheckpointOfAnotherConfigurationIsRefused) {
   ScratchDir dir;
   CampaignConfig c = smallConfig(4);
