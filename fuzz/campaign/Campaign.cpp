@@ -366,16 +366,18 @@ CampaignResult runCampaign(const CampaignConfig& config, const CampaignHooks& ho
     if (config.cases) batch = std::min(batch, *config.cases - state.nextLocal);
     slots.assign(batch, Slot{});
     // A batch is long against one case (each batch ends in a barrier, where a thread idles behind the
-    // other's long case), so the deadline and a stop request end it early: no case starts after them,
-    // the cases begun finish, and the finished prefix is consumed (a later case that began first is
-    // dropped and runs again on --resume).
-    const auto mustStop = [&] {
-      return (config.timeSeconds && secondsSince(start) >= *config.timeSeconds) || (hooks.stop && hooks.stop->load());
+    // other's long case), so it ends early at the deadline, a stop request or after batchSeconds: no
+    // case starts after them, the cases begun finish, and the finished prefix is consumed (a later
+    // case that began first is dropped, and runs again in the next batch or on --resume).
+    const auto batchStart = Clock::now();
+    const auto mustStop = [&](int64_t k) {
+      return (config.timeSeconds && secondsSince(start) >= *config.timeSeconds) ||
+             (hooks.stop && hooks.stop->load()) || (k > 0 && secondsSince(batchStart) >= config.batchSeconds);
     };
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
     for (int64_t k = 0; k < static_cast<int64_t>(batch); ++k) {
       Slot& slot = slots[static_cast<size_t>(k)];
-      if (mustStop()) {
+      if (mustStop(k)) {
         slot.notStarted = true;
         continue;
       }

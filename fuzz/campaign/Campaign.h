@@ -40,7 +40,10 @@ struct CampaignConfig {
   uint64_t stepBudget = 1'000'000;    // per interpreter run
   double shrinkSeconds = 10.0;        // shrinking budget per new signature (0: no shrinking)
   double checkpointSeconds = 1.0;     // at most this long between checkpoints
-  int batchPerJob = 128;              // cases per worker and batch
+  int batchPerJob = 128;              // cases per worker and batch, at most
+  /// A batch starts no case after this long (its first case always starts), so checkpoints, progress
+  /// lines and a crashed worker's restart come about this often however slow the cases are.
+  double batchSeconds = 2.0;
   std::string injectFault;            // a catalogue fault every case's lowering injects ("": none)
   /// Stop right after the first failing case in case order (qualification, `--stop-on-failure`):
   /// the cases after it in its batch are discarded uncounted, so `cases` is that case's local index
