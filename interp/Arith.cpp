@@ -550,10 +550,7 @@ void matmulKernel(DType operand, ConstElems lhs, ConstElems rhs, MutElems dst) {
   ProductMemo::Key key({static_cast<int64_t>(operand), lhs.rows, lhs.cols, rhs.cols},
                        {{lhs.data, lhs.rows, lhs.cols, lhs.rowStride, esize},
                         {rhs.data, rhs.rows, rhs.cols, rhs.rowStride, esize}});
-  if (const std::vector<uint8_t>* product = memo.find(key)) {
-    ProductMemo::unpack(product->data(), dst.data, dst.rows, dst.cols, dst.rowStride, accSize);
-    return;
-  }
+  if (memo.recall(key, {{dst.data, dst.rows, dst.cols, dst.rowStride, accSize}})) return;
   switch (operand) {
     case DType::FP32: floatMatmul<Fp32Fmt>(lhs, rhs, dst); break;
     case DType::FP16: floatMatmul<Fp16Fmt>(lhs, rhs, dst); break;

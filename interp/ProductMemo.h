@@ -53,32 +53,29 @@ class ProductMemo {
     size_t hash_ = 0;
   };
 
-  /// Copies `m`'s rows to `at`, densely; returns the end of what it wrote.
-  static uint8_t* pack(const Matrix& m, uint8_t* at) {
-    const size_t row = static_cast<size_t>(m.cols) * m.elementBytes;
-    for (int64_t r = 0; r < m.rows; ++r) {
-      std::memcpy(at, static_cast<const uint8_t*>(m.data) + static_cast<size_t>(r * m.rowStride) * m.elementBytes, row);
-      at += row;
-    }
-    return at;
-  }
-  /// Copies the dense matrix at `from` into `out`'s rows (rows x cols elements of `elementBytes`,
-  /// rows `rowStride` elements apart); returns the end of what it read.
-  static const uint8_t* unpack(const uint8_t* from, void* out, int64_t rows, int64_t cols, int64_t rowStride,
-                               size_t elementBytes) {
-    const size_t row = static_cast<size_t>(cols) * elementBytes;
-    for (int64_t r = 0; r < rows; ++r) {
-      std::memcpy(static_cast<uint8_t*>(out) + static_cast<size_t>(r * rowStride) * elementBytes, from, row);
-      from += row;
-    }
-    return from;
-  }
+  /// A strided 2-D array a recalled product is copied into (same form as Matrix, writable).
+  struct Target {
+    void* data = nullptr;
+    int64_t rows = 0, cols = 0, rowStride = 0;
+    size_t elementBytes = 0;
+  };
 
-  /// The product stored under `key`, or null.
-  const std::vector<uint8_t>* find(const Key& key) const {
-    for (const Entry& e : entries_)
-      if (e.key && *e.key == key) return &e.product;
-    return nullptr;
+  /// Copies the products stored under `key` into `results` (as `store` was given them, in order) and
+  /// returns true; false when nothing is stored under `key`.
+  bool recall(const Key& key, std::initializer_list<Target> results) const {
+    for (const Entry& e : entries_) {
+      if (!e.key || !(*e.key == key)) continue;
+      const uint8_t* from = e.product.data();
+      for (const Target& t : results) {
+        const size_t row = static_cast<size_t>(t.cols) * t.elementBytes;
+        for (int64_t r = 0; r < t.rows; ++r) {
+          std::memcpy(static_cast<uint8_t*>(t.data) + static_cast<size_t>(r * t.rowStride) * t.elementBytes, from, row);
+          from += row;
+        }
+      }
+      return true;
+    }
+    return false;
   }
   /// Stores the products `results` (a kernel may have more than one output) densely, one after the
   /// other, under `key`, replacing the oldest entry once the memo is full.
@@ -106,6 +103,16 @@ class ProductMemo {
   // them in the same cyclic order, which a smaller oldest-first memo would miss every time.
   std::array<Entry, 64> entries_;
   size_t next_ = 0;
+
+  /// Copies `m`'s rows to `at`, densely; returns the end of what it wrote.
+  static uint8_t* pack(const Matrix& m, uint8_t* at) {
+    const size_t row = static_cast<size_t>(m.cols) * m.elementBytes;
+    for (int64_t r = 0; r < m.rows; ++r) {
+      std::memcpy(at, static_cast<const uint8_t*>(m.data) + static_cast<size_t>(r * m.rowStride) * m.elementBytes, row);
+      at += row;
+    }
+    return at;
+  }
 };
 
 }  // namespace ptodiff

@@ -372,10 +372,7 @@ void matmul(DType operand, arith::ConstElems lhs, arith::ConstElems rhs, arith::
   ProductMemo::Key key({static_cast<int64_t>(operand), lhs.rows, K, rhs.cols},
                        {{lhs.sym, lhs.rows, K, lhs.rowStride, sizeof(ExprId)},
                         {rhs.sym, rhs.rows, rhs.cols, rhs.rowStride, sizeof(ExprId)}});
-  if (const std::vector<uint8_t>* product = dst.pool->products_.find(key)) {
-    ProductMemo::unpack(product->data(), dst.sym, dst.rows, dst.cols, dst.rowStride, sizeof(ExprId));
-    return;
-  }
+  if (dst.pool->products().recall(key, {{dst.sym, dst.rows, dst.cols, dst.rowStride, sizeof(ExprId)}})) return;
   std::vector<ExprId> scratch(static_cast<size_t>(K));
   std::vector<ExprId> rows(static_cast<size_t>(dst.rows)), columns(static_cast<size_t>(dst.cols));
   for (int64_t i = 0; i < dst.rows; ++i) {
@@ -389,7 +386,7 @@ void matmul(DType operand, arith::ConstElems lhs, arith::ConstElems rhs, arith::
   for (int64_t i = 0; i < dst.rows; ++i)
     for (int64_t j = 0; j < dst.cols; ++j)
       symAt(dst, i, j) = dst.pool->dot(acc, rows[static_cast<size_t>(i)], columns[static_cast<size_t>(j)]);
-  dst.pool->products_.store(std::move(key), {{dst.sym, dst.rows, dst.cols, dst.rowStride, sizeof(ExprId)}});
+  dst.pool->products().store(std::move(key), {{dst.sym, dst.rows, dst.cols, dst.rowStride, sizeof(ExprId)}});
 }
 
 void rowReduce(arith::ReduceKind k, DType dt, arith::ConstElems src, arith::MutElems dst) {

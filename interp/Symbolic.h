@@ -82,6 +82,8 @@ class ExprPool {
   }
 
   DType dtypeOf(ExprId e) const { return dtypes_[e]; }
+  /// symbolic::matmul's products of this pool's formulas (interp/ProductMemo.h), forgotten by clear().
+  ProductMemo& products() { return products_; }
   /// Distinct formulas so far (kPoison included).
   size_t size() const { return nodes_.size(); }
 
@@ -150,10 +152,7 @@ class ExprPool {
   size_t interned_ = 1;  // nodes in the hash table (kPoison counted, as in nodes_): its load
   uint64_t tensorIndex(std::string_view tensor);
   std::vector<ByteTag> scratch_;  // fromBytes' resolved tags
-
- public:
-  /// symbolic::matmul's products of this pool's formulas (interp/ProductMemo.h), emptied by clear().
-  ProductMemo products_;
+  ProductMemo products_;          // products(): emptied by clear()
 };
 
 /// The symbolic twins of interp/Arith.h's element kernels: same arguments, writing dst.sym from

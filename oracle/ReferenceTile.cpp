@@ -223,15 +223,12 @@ void memoizedProduct(const RefTile& lhs, const RefTile& rhs, int64_t M, int64_t 
                                                    {operand(lhs.value, M, K), operand(lhs.bound, M, K),
                                                     operand(rhs.value, K, N), operand(rhs.bound, K, N)})
                                 : ProductMemo::Key({0, M, N, K}, {operand(lhs.integer, M, K), operand(rhs.integer, K, N)});
-  if (const std::vector<uint8_t>* product = memo.find(key)) {
-    if (floats) {
-      const uint8_t* next = ProductMemo::unpack(product->data(), out.value.data(), M, N, out.cols(), sizeof(double));
-      ProductMemo::unpack(next, out.bound.data(), M, N, out.cols(), sizeof(double));
-    } else {
-      ProductMemo::unpack(product->data(), out.integer.data(), M, N, out.cols(), sizeof(int64_t));
-    }
+  const auto target = [](auto& grid, int64_t rows, int64_t cols) {
+    return ProductMemo::Target{grid.data(), rows, cols, grid.cols(), sizeof(*grid.data())};
+  };
+  if (floats ? memo.recall(key, {target(out.value, M, N), target(out.bound, M, N)})
+             : memo.recall(key, {target(out.integer, M, N)}))
     return;
-  }
   if (floats) {
     floatProduct(lhs, rhs, M, N, K, profile, out);
     memo.store(std::move(key), {operand(out.value, M, N), operand(out.bound, M, N)});
