@@ -11,7 +11,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "interp/ProductMemo.h"
+#include "interp/KernelMemo.h"
 #include "interp/Symbolic.h"
 
 namespace ptodiff::arith {
@@ -546,10 +546,10 @@ void matmulKernel(DType operand, ConstElems lhs, ConstElems rhs, MutElems dst) {
   if (dst.sym) symbolic::matmul(operand, lhs, rhs, dst);
   const auto esize = static_cast<size_t>(dtypeSize(operand));
   const auto accSize = static_cast<size_t>(dtypeSize(accumulatorDType(operand)));  // rejects other dtypes
-  thread_local ProductMemo memo;
-  ProductMemo::Key key({static_cast<int64_t>(operand), lhs.rows, lhs.cols, rhs.cols},
-                       {{lhs.data, lhs.rows, lhs.cols, lhs.rowStride, esize},
-                        {rhs.data, rhs.rows, rhs.cols, rhs.rowStride, esize}});
+  thread_local KernelMemo memo;
+  KernelMemo::Key key({static_cast<int64_t>(operand), lhs.rows, lhs.cols, rhs.cols},
+                      {{lhs.data, lhs.rows, lhs.cols, lhs.rowStride, esize},
+                       {rhs.data, rhs.rows, rhs.cols, rhs.rowStride, esize}});
   if (memo.recall(key, {{dst.data, dst.rows, dst.cols, dst.rowStride, accSize}})) return;
   switch (operand) {
     case DType::FP32: floatMatmul<Fp32Fmt>(lhs, rhs, dst); break;

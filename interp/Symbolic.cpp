@@ -1,8 +1,10 @@
 #include "interp/Symbolic.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
+#include <span>
 #include <stdexcept>
 
 namespace ptodiff {
@@ -74,6 +76,7 @@ void ExprPool::clear() {
   inputBlocks_.clear();
   inputsInterned_.clear();
   products_.clear();
+  elementwise_.clear();
   interned_ = 1;
 }
 
@@ -335,33 +338,54 @@ void requireSymbolic(const arith::ConstElems& operand, const arith::MutElems& ds
     throw std::logic_error(std::string("symbolic ") + kernel + ": a symbolic destination with a numeric operand");
 }
 
+enum class ElementKernel : int64_t { Binary, BinaryScalar, Unary, Convert };
+
+/// Sets each element of `dst` to `element(r, c)`, unless the pool remembers this kernel (`kernel`,
+/// `op`, `dt`: whatever else the result depends on) on operands with the same ids.
+template <class Element>
+void memoized(ElementKernel kernel, int64_t op, DType dt, std::initializer_list<arith::ConstElems> operands,
+              const arith::MutElems& dst, Element element) {
+  std::array<KernelMemo::Matrix, 2> matrices;
+  size_t n = 0;
+  for (const arith::ConstElems& o : operands)
+    matrices.at(n++) = {o.sym, dst.rows, dst.cols, o.rowStride, sizeof(ExprId)};
+  KernelMemo::Key key({static_cast<int64_t>(kernel), op, static_cast<int64_t>(dt), dst.rows, dst.cols},
+                      std::span<const KernelMemo::Matrix>(matrices.data(), n));
+  KernelMemo& memo = dst.pool->elementwise();
+  if (memo.recall(key, {{dst.sym, dst.rows, dst.cols, dst.rowStride, sizeof(ExprId)}})) return;
+  for (int64_t r = 0; r < dst.rows; ++r)
+    for (int64_t c = 0; c < dst.cols; ++c) symAt(dst, r, c) = element(r, c);
+  memo.store(std::move(key), {{dst.sym, dst.rows, dst.cols, dst.rowStride, sizeof(ExprId)}});
+}
+
 }  // namespace
 
 void binary(arith::BinaryKind k, DType dt, arith::ConstElems lhs, arith::ConstElems rhs, arith::MutElems dst) {
   requireSymbolic(lhs, dst, "binary");
   requireSymbolic(rhs, dst, "binary");
-  for (int64_t r = 0; r < dst.rows; ++r)
-    for (int64_t c = 0; c < dst.cols; ++c) symAt(dst, r, c) = dst.pool->binary(k, dt, symAt(lhs, r, c), symAt(rhs, r, c));
+  memoized(ElementKernel::Binary, static_cast<int64_t>(k), dt, {lhs, rhs}, dst,
+           [&](int64_t r, int64_t c) { return dst.pool->binary(k, dt, symAt(lhs, r, c), symAt(rhs, r, c)); });
 }
 
 void binaryScalar(arith::BinaryKind k, DType dt, arith::ConstElems lhs, uint64_t rhsBits, arith::MutElems dst) {
   requireSymbolic(lhs, dst, "tile-scalar");
   const ExprId s = dst.pool->constant(dt, rhsBits);
-  for (int64_t r = 0; r < dst.rows; ++r)
-    for (int64_t c = 0; c < dst.cols; ++c) symAt(dst, r, c) = dst.pool->binary(k, dt, symAt(lhs, r, c), s);
+  // The scalar's constant id joins the kernel's op: its operand that is not an array.
+  memoized(ElementKernel::BinaryScalar, static_cast<int64_t>(k) | (static_cast<int64_t>(s) << 8), dt, {lhs}, dst,
+           [&](int64_t r, int64_t c) { return dst.pool->binary(k, dt, symAt(lhs, r, c), s); });
 }
 
 void unary(arith::UnaryKind k, DType dt, arith::ConstElems src, arith::MutElems dst) {
   requireSymbolic(src, dst, "unary");
-  for (int64_t r = 0; r < dst.rows; ++r)
-    for (int64_t c = 0; c < dst.cols; ++c) symAt(dst, r, c) = dst.pool->unary(k, dt, symAt(src, r, c));
+  memoized(ElementKernel::Unary, static_cast<int64_t>(k), dt, {src}, dst,
+           [&](int64_t r, int64_t c) { return dst.pool->unary(k, dt, symAt(src, r, c)); });
 }
 
 void convert(DType from, DType to, arith::ConstElems src, arith::MutElems dst) {
   requireSymbolic(src, dst, "convert");
   (void)from;  // a node's dtype says what it converts from
-  for (int64_t r = 0; r < dst.rows; ++r)
-    for (int64_t c = 0; c < dst.cols; ++c) symAt(dst, r, c) = dst.pool->convert(to, symAt(src, r, c));
+  memoized(ElementKernel::Convert, 0, to, {src}, dst,
+           [&](int64_t r, int64_t c) { return dst.pool->convert(to, symAt(src, r, c)); });
 }
 
 void matmul(DType operand, arith::ConstElems lhs, arith::ConstElems rhs, arith::MutElems dst) {
@@ -369,9 +393,9 @@ void matmul(DType operand, arith::ConstElems lhs, arith::ConstElems rhs, arith::
   requireSymbolic(rhs, dst, "matmul");
   const DType acc = arith::accumulatorDType(operand);
   const int64_t K = lhs.cols;
-  ProductMemo::Key key({static_cast<int64_t>(operand), lhs.rows, K, rhs.cols},
-                       {{lhs.sym, lhs.rows, K, lhs.rowStride, sizeof(ExprId)},
-                        {rhs.sym, rhs.rows, rhs.cols, rhs.rowStride, sizeof(ExprId)}});
+  KernelMemo::Key key({static_cast<int64_t>(operand), lhs.rows, K, rhs.cols},
+                      {{lhs.sym, lhs.rows, K, lhs.rowStride, sizeof(ExprId)},
+                       {rhs.sym, rhs.rows, rhs.cols, rhs.rowStride, sizeof(ExprId)}});
   if (dst.pool->products().recall(key, {{dst.sym, dst.rows, dst.cols, dst.rowStride, sizeof(ExprId)}})) return;
   std::vector<ExprId> scratch(static_cast<size_t>(K));
   std::vector<ExprId> rows(static_cast<size_t>(dst.rows)), columns(static_cast<size_t>(dst.cols));

@@ -34,7 +34,7 @@
 
 #include "compiler/ir/DType.h"
 #include "interp/Arith.h"
-#include "interp/ProductMemo.h"
+#include "interp/KernelMemo.h"
 
 namespace ptodiff {
 
@@ -82,8 +82,10 @@ class ExprPool {
   }
 
   DType dtypeOf(ExprId e) const { return dtypes_[e]; }
-  /// symbolic::matmul's products of this pool's formulas (interp/ProductMemo.h), forgotten by clear().
-  ProductMemo& products() { return products_; }
+  /// symbolic::matmul's products of this pool's formulas (interp/KernelMemo.h), forgotten by clear().
+  KernelMemo& products() { return products_; }
+  /// The elementwise kernels' results (binary, tile-scalar, unary, convert), likewise.
+  KernelMemo& elementwise() { return elementwise_; }
   /// Distinct formulas so far (kPoison included).
   size_t size() const { return nodes_.size(); }
 
@@ -152,7 +154,10 @@ class ExprPool {
   size_t interned_ = 1;  // nodes in the hash table (kPoison counted, as in nodes_): its load
   uint64_t tensorIndex(std::string_view tensor);
   std::vector<ByteTag> scratch_;  // fromBytes' resolved tags
-  ProductMemo products_;          // products(): emptied by clear()
+  KernelMemo products_;          // products(): emptied by clear()
+  // A long kernel makes a few hundred elementwise calls per run (loops count once per trip); each
+  // entry holds ids of at most two operands and the result.
+  KernelMemo elementwise_{256};   // elementwise(): emptied by clear()
 };
 
 /// The symbolic twins of interp/Arith.h's element kernels: same arguments, writing dst.sym from

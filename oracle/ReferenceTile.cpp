@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "interp/ProductMemo.h"
+#include "interp/KernelMemo.h"
 #include "interp/ProgramFault.h"
 
 namespace ptodiff::oracle::detail {
@@ -205,26 +205,26 @@ void integerProduct(const RefTile& lhs, const RefTile& rhs, int64_t M, int64_t N
 }
 
 /// The product lanes of `out` (values and bounds, or integers) as floatProduct or integerProduct
-/// computes them, remembered per thread (interp/ProductMemo.h): a case's scalar sets run the
+/// computes them, remembered per thread (interp/KernelMemo.h): a case's scalar sets run the
 /// oracle on equal inputs. The key is everything they read: the extents, the rounding the bounds
 /// use, and the operands' values and bounds (integers).
 void memoizedProduct(const RefTile& lhs, const RefTile& rhs, int64_t M, int64_t N, int64_t K,
                      const ToleranceProfile& profile, RefTile& out) {
-  thread_local ProductMemo memo;
+  thread_local KernelMemo memo;
   const bool floats = out.holdsFloats();
   const auto bits = [](double d) { return std::bit_cast<int64_t>(d); };
   const Rounding rounding = floats ? profile.rounding(RoundedOp::Matmul, DType::FP32) : Rounding{};
   const auto operand = [](const auto& grid, int64_t rows, int64_t cols) {
-    return ProductMemo::Matrix{grid.data(), rows, cols, grid.cols(), sizeof(*grid.data())};
+    return KernelMemo::Matrix{grid.data(), rows, cols, grid.cols(), sizeof(*grid.data())};
   };
-  ProductMemo::Key key = floats ? ProductMemo::Key({1, M, N, K, bits(rounding.ulps), bits(rounding.format.unitRoundoff),
-                                                    bits(rounding.format.denormMin),
-                                                    bits(rounding.format.overflowThreshold)},
-                                                   {operand(lhs.value, M, K), operand(lhs.bound, M, K),
-                                                    operand(rhs.value, K, N), operand(rhs.bound, K, N)})
-                                : ProductMemo::Key({0, M, N, K}, {operand(lhs.integer, M, K), operand(rhs.integer, K, N)});
+  KernelMemo::Key key = floats ? KernelMemo::Key({1, M, N, K, bits(rounding.ulps), bits(rounding.format.unitRoundoff),
+                                                  bits(rounding.format.denormMin),
+                                                  bits(rounding.format.overflowThreshold)},
+                                                 {operand(lhs.value, M, K), operand(lhs.bound, M, K),
+                                                  operand(rhs.value, K, N), operand(rhs.bound, K, N)})
+                               : KernelMemo::Key({0, M, N, K}, {operand(lhs.integer, M, K), operand(rhs.integer, K, N)});
   const auto target = [](auto& grid, int64_t rows, int64_t cols) {
-    return ProductMemo::Target{grid.data(), rows, cols, grid.cols(), sizeof(*grid.data())};
+    return KernelMemo::Target{grid.data(), rows, cols, grid.cols(), sizeof(*grid.data())};
   };
   if (floats ? memo.recall(key, {target(out.value, M, N), target(out.bound, M, N)})
              : memo.recall(key, {target(out.integer, M, N)}))

@@ -354,7 +354,7 @@ RC_GTEST_PROP(ArithKernels, MatmulEqualsTheScalarFmaFold, ()) {
       RC_ASSERT(std::bit_cast<uint32_t>(out[static_cast<size_t>(i * N + j)]) == scalarFmaFold(a, b, K, N, i, j));
 }
 
-// The kernel remembers its last products (interp/ProductMemo.h). A repeat through strided views of
+// The kernel remembers its last products (interp/KernelMemo.h). A repeat through strided views of
 // equal elements gives the same bits and writes only its own lanes; a product with one operand
 // element changed is computed afresh, never served from the memo.
 RC_GTEST_PROP(ArithKernels, MatmulRepeatsGiveTheFirstProductAndAChangedOperandIsNoRepeat, ()) {

@@ -3,9 +3,12 @@
 // interpreter: the numbers of a symbolic run are the numeric run's, and each output element's
 // formula is the one its program computes. Expected formulas are written by hand.
 #include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
 
 #include <array>
 #include <bit>
+#include <functional>
 #include <set>
 #include <vector>
 
@@ -99,7 +102,7 @@ TEST(ExprPool, DotsAreEqualExactlyWhenTheirPairsAre) {
   EXPECT_EQ(pool.dot(DType::FP32, pool.vector(row), pool.vector(poisoned)), ExprPool::kPoison);
 }
 
-// The symbolic matmul remembers its products per pool (interp/ProductMemo.h): a repeat gives the
+// The symbolic matmul remembers its products per pool (interp/KernelMemo.h): a repeat gives the
 // same ids, and after clear() equal operand ids name other formulas, so nothing stale comes back.
 TEST(ExprPool, MatmulRepeatsGiveTheSameIdsAndClearForgetsTheProducts) {
   ExprPool pool;
@@ -127,6 +130,74 @@ TEST(ExprPool, MatmulRepeatsGiveTheSameIdsAndClearForgetsTheProducts) {
   const ExprId fresh = product({a, b}, {b, a});
   EXPECT_NE(fresh, d);
   EXPECT_EQ(pool.text(fresh), "dot(b[0, 0]*a[0, 0], a[0, 0]*b[0, 0])");
+}
+
+// The symbolic elementwise kernels remember their results per pool (interp/KernelMemo.h). Law: a
+// call gives what interning element by element gives, whether it repeats an earlier call or not.
+// The calls draw their operands from three strided 2x3 arrays over a few formulas, so repeats of
+// whole calls are common, and they vary every input of a result: the kernel, its op, the dtype,
+// the scalar, the extents and each operand element. A pool clear() in the sequence renames the ids.
+RC_GTEST_PROP(ExprPool, ElementwiseKernelsGiveWhatInterningGivesOnRepeatsToo, ()) {
+  ExprPool pool;
+  constexpr int64_t kStride = 4;  // rows of 3 ids in arrays of stride 4
+  const auto freshArrays = [&] {
+    std::vector<ExprId> base = {pool.input("a", DType::FP32, 0, 0), pool.input("b", DType::FP32, 0, 0),
+                                pool.input("a", DType::FP32, 0, 1), ExprPool::kPoison};
+    std::array<std::vector<ExprId>, 3> arrays;
+    for (auto& a : arrays) a = *rc::gen::container<std::vector<ExprId>>(2 * kStride, rc::gen::elementOf(base));
+    return arrays;
+  };
+  std::array<std::vector<ExprId>, 3> arrays = freshArrays();
+  const float zeros[2 * kStride] = {};
+  float out[2 * kStride] = {};
+  const int calls = *rc::gen::inRange(1, 40);
+  for (int call = 0; call < calls; ++call) {
+    if (*rc::gen::inRange(0, 20) == 0) {
+      pool.clear();
+      arrays = freshArrays();
+    }
+    if (*rc::gen::inRange(0, 4) == 0) {  // one element of one operand changes
+      auto& a = arrays[*rc::gen::inRange<size_t>(0, 3)];
+      a[*rc::gen::inRange<size_t>(0, a.size())] = pool.input("c", DType::FP32, 0, *rc::gen::inRange(0, 3));
+    }
+    const int64_t rows = *rc::gen::inRange<int64_t>(1, 3), cols = *rc::gen::inRange<int64_t>(1, 4);
+    const auto& l = arrays[*rc::gen::inRange<size_t>(0, 3)];
+    const auto& r = arrays[*rc::gen::inRange<size_t>(0, 3)];
+    const arith::ConstElems lhs{reinterpret_cast<const uint8_t*>(zeros), rows, cols, kStride, l.data()};
+    const arith::ConstElems rhs{reinterpret_cast<const uint8_t*>(zeros), rows, cols, kStride, r.data()};
+    std::vector<ExprId> got(2 * kStride, ExprPool::kPoison);
+    const arith::MutElems dst{reinterpret_cast<uint8_t*>(out), rows, cols, kStride, got.data(), &pool};
+    const DType dt = *rc::gen::element(DType::FP32, DType::FP16);
+    const auto binaryKind = static_cast<BinaryKind>(*rc::gen::inRange(0, 7));
+    const auto unaryKind = static_cast<UnaryKind>(*rc::gen::inRange(0, 7));
+    const uint64_t scalarBits = *rc::gen::element<uint64_t>(0x3F800000u, 0x40000000u);
+    std::function<ExprId(int64_t, int64_t)> expect;
+    switch (*rc::gen::inRange(0, 4)) {
+      case 0:
+        symbolic::binary(binaryKind, dt, lhs, rhs, dst);
+        expect = [&](int64_t i, int64_t j) { return pool.binary(binaryKind, dt, l[i * kStride + j], r[i * kStride + j]); };
+        break;
+      case 1:
+        symbolic::binaryScalar(binaryKind, dt, lhs, scalarBits, dst);
+        expect = [&](int64_t i, int64_t j) {
+          return pool.binary(binaryKind, dt, l[i * kStride + j], pool.constant(dt, scalarBits));
+        };
+        break;
+      case 2:
+        symbolic::unary(unaryKind, dt, lhs, dst);
+        expect = [&](int64_t i, int64_t j) { return pool.unary(unaryKind, dt, l[i * kStride + j]); };
+        break;
+      default:
+        symbolic::convert(DType::FP32, dt, lhs, dst);
+        expect = [&](int64_t i, int64_t j) { return pool.convert(dt, l[i * kStride + j]); };
+        break;
+    }
+    for (int64_t i = 0; i < 2; ++i)
+      for (int64_t j = 0; j < kStride; ++j) {
+        const ExprId want = i < rows && j < cols ? expect(i, j) : ExprPool::kPoison;  // nothing outside
+        RC_ASSERT(got[static_cast<size_t>(i * kStride + j)] == want);
+      }
+  }
 }
 
 TEST(ExprPool, FormulasPrintReadably) {

@@ -1,4 +1,4 @@
-// The oracle's matmul remembers its last products per thread (interp/ProductMemo.h). A product it
+// The oracle's matmul remembers its last products per thread (interp/KernelMemo.h). A product it
 // serves must be the one it would compute: each variant below is computed on this thread, after the
 // memo has seen the original, and on a fresh thread, whose memo is empty, and the two must agree in
 // every value, bound and integer; variants that change what the product depends on must differ.

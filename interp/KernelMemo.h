@@ -1,29 +1,35 @@
-// A memo of matrix products. A campaign case runs each matmul in its Tile run and again in every
-// planner's planned run and Buffer run, on equal operands, and its scalar sets run the oracle's
-// float64 product on equal operands too; a product is a pure function of its operands: the numeric
-// kernel's of their bits (interp/Arith.cpp, one memo per thread), the symbolic kernel's of their
-// formula ids in one pool (interp/Symbolic.cpp, one memo per ExprPool, emptied with it), the
-// oracle's of its operands' values and bounds and the rounding it bounds with (oracle/ReferenceTile.cpp,
-// one memo per thread). A repeat then copies M*N stored elements instead of folding M*N*K.
+// A memo of element-kernel results. A campaign case runs each op in its Tile run and again in
+// every planner's planned run and Buffer run, on equal operands, and its scalar sets run the
+// oracle's float64 product on equal operands too; a kernel's result is a pure function of its
+// operands. Three kernels are remembered, where recomputing costs more than comparing operands:
+// - matmul, numeric: of the operands' bits (interp/Arith.cpp, one memo per thread);
+// - matmul and the elementwise kernels, symbolic: of the operands' formula ids in one pool
+//   (interp/Symbolic.cpp, memos per ExprPool, emptied with it). An elementwise hit copies N ids
+//   instead of interning N formulas, each a hash-table probe that misses the cache;
+// - the oracle's float64 matmul: of its operands' values and bounds and the rounding it bounds
+//   with (oracle/ReferenceTile.cpp, one memo per thread).
+// A matmul repeat copies M*N stored elements instead of folding M*N*K.
 //
 // Keys hold every operand element and are compared whole, never by hash alone, so a hit returns
 // exactly what the kernel would compute.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <cstring>
 #include <functional>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 namespace ptodiff {
 
-class ProductMemo {
+class KernelMemo {
  public:
+  /// A memo of the last `capacity` results.
+  explicit KernelMemo(size_t capacity = 64) : entries_(capacity) {}
   /// A strided 2-D array of `elementBytes`-byte elements, rows `rowStride` elements apart.
   struct Matrix {
     const void* data = nullptr;
@@ -31,10 +37,12 @@ class ProductMemo {
     size_t elementBytes = 0;
   };
 
-  /// What a product depends on: a few numbers (dtype, extents) and the operands, packed densely.
+  /// What a result depends on: a few numbers (kernel, dtype, extents) and the operands, packed densely.
   class Key {
    public:
-    Key(std::initializer_list<int64_t> header, std::initializer_list<Matrix> operands) {
+    Key(std::initializer_list<int64_t> header, std::initializer_list<Matrix> operands)
+        : Key(header, std::span<const Matrix>(operands.begin(), operands.size())) {}
+    Key(std::initializer_list<int64_t> header, std::span<const Matrix> operands) {
       size_t size = header.size() * sizeof(int64_t);
       for (const Matrix& m : operands) size += static_cast<size_t>(m.rows * m.cols) * m.elementBytes;
       bytes_.resize(size);
@@ -53,20 +61,20 @@ class ProductMemo {
     size_t hash_ = 0;
   };
 
-  /// A strided 2-D array a recalled product is copied into (same form as Matrix, writable).
+  /// A strided 2-D array a recalled result is copied into (same form as Matrix, writable).
   struct Target {
     void* data = nullptr;
     int64_t rows = 0, cols = 0, rowStride = 0;
     size_t elementBytes = 0;
   };
 
-  /// Copies the products stored under `key` into `results` (as `store` was given them, in order) and
+  /// Copies the result stored under `key` into `targets` (as `store` was given it, in order) and
   /// returns true; false when nothing is stored under `key`.
-  bool recall(const Key& key, std::initializer_list<Target> results) const {
+  bool recall(const Key& key, std::initializer_list<Target> targets) const {
     for (const Entry& e : entries_) {
       if (!e.key || !(*e.key == key)) continue;
-      const uint8_t* from = e.product.data();
-      for (const Target& t : results) {
+      const uint8_t* from = e.result.data();
+      for (const Target& t : targets) {
         const size_t row = static_cast<size_t>(t.cols) * t.elementBytes;
         for (int64_t r = 0; r < t.rows; ++r) {
           std::memcpy(static_cast<uint8_t*>(t.data) + static_cast<size_t>(r * t.rowStride) * t.elementBytes, from, row);
@@ -77,7 +85,7 @@ class ProductMemo {
     }
     return false;
   }
-  /// Stores the products `results` (a kernel may have more than one output) densely, one after the
+  /// Stores `results` (a kernel may have more than one output) densely, one after the
   /// other, under `key`, replacing the oldest entry once the memo is full.
   void store(Key key, std::initializer_list<Matrix> results) {
     Entry& e = entries_[next_];
@@ -85,8 +93,8 @@ class ProductMemo {
     e.key = std::move(key);
     size_t size = 0;
     for (const Matrix& m : results) size += static_cast<size_t>(m.rows * m.cols) * m.elementBytes;
-    e.product.resize(size);
-    uint8_t* at = e.product.data();
+    e.result.resize(size);
+    uint8_t* at = e.result.data();
     for (const Matrix& m : results) at = pack(m, at);
   }
   void clear() {
@@ -97,11 +105,11 @@ class ProductMemo {
  private:
   struct Entry {
     std::optional<Key> key;
-    std::vector<uint8_t> product;
+    std::vector<uint8_t> result;
   };
-  // A cube case's distinct products (one per matmul and loop trip) must all fit: its runs replay
+  // A case's distinct results (one per kernel call and loop trip) must all fit: its runs replay
   // them in the same cyclic order, which a smaller oldest-first memo would miss every time.
-  std::array<Entry, 64> entries_;
+  std::vector<Entry> entries_;
   size_t next_ = 0;
 
   /// Copies `m`'s rows to `at`, densely; returns the end of what it wrote.
