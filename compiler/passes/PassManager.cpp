@@ -88,6 +88,10 @@ void PassManager::verifyAfter(const Pass& pass, Program& program, const PassCont
   if (!post.empty())
     throw std::logic_error("the postcondition of pass " + name + " fails:\n" + formatAll(post, program) +
                            "the program after " + name + ":\n" + printProgram(program));
+  // An unchanged program is, structurally, the pass's input (checked above), whose text was read
+  // back after the pass that made it or was parsed from text: printing and parsing it again would
+  // repeat that check word for word.
+  if (!changed) return;
   const std::string text = printProgram(program);
   Program reparsed;
   try {

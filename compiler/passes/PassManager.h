@@ -3,7 +3,7 @@
 //
 // After every pass the IR verifier runs (the passes rely on the slots and types it fills, so this
 // is not optional); with `verifyEach` the pass's own postcondition and the text round trip
-// (parse(print(p)) == p) are checked too. A broken invariant after a pass is a bug in that pass and
+// (parse(print(p)) == p, for each program a pass changed) are checked too. A broken invariant after a pass is a bug in that pass and
 // is thrown as std::logic_error naming it; a pass rejecting its input throws DiagnosticError, to
 // which the manager adds a note naming the pipeline and how to reproduce the failing pass's input.
 #pragma once
@@ -57,8 +57,9 @@ class PassManager {
   void checkOptionNames() const;
   void runPasses(PassRunResult& result, const PassContext& context) const;
   /// After `pass` ran: the IR verifier when it changed the program (its input was verified);
-  /// under verify-each always, with the postcondition, the text round trip and, for a pass that
-  /// reported no change, structural equality with `before` (its input).
+  /// under verify-each always, with the postcondition and, for a pass that changed the program,
+  /// the text round trip; for one that reported no change, structural equality with `before`
+  /// (its input) instead.
   void verifyAfter(const Pass& pass, Program& program, const PassContext& context, bool changed,
                    const Program* before) const;
 };

@@ -267,6 +267,39 @@ class t:
   }
 }
 
+TEST(PassManager, ReadsBackOnlyWhatAPassChanged) {
+  // An input that cannot read back (built in memory, the annotation above) is not a pass's output:
+  // a pass that leaves it unchanged adds nothing to read back, one that reports a change must.
+  constexpr const char* kLoop = R"(@pl.program
+class t:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:
+        for i, (a, b) in pl.range(2, init_values=(0, 1)):
+            a1, b1 = pl.yield_(b, a)
+        return a1
+)";
+  Program input = parseVerified(kLoop);
+  input.functions[0].body[0]->as<ForStmt>().body.back()->as<YieldStmt>().targets[0].annotation =
+      Type::scalar(DType::INDEX);
+  PassManagerOptions o;
+  o.verifyEach = true;
+  for (const bool reportsChange : {false, true}) {
+    PassManager pm(o);
+    pm.add(std::make_unique<LambdaPass>("Touch", [reportsChange](Program&) { return reportsChange; }));
+    if (!reportsChange) {
+      EXPECT_NO_THROW(pm.run(input, contextFor()));
+      continue;
+    }
+    try {
+      pm.run(input, contextFor());
+      FAIL() << "expected an internal error";
+    } catch (const std::logic_error& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("the program printed after pass Touch does not read back to the same IR", 0), 0u)
+          << e.what();
+    }
+  }
+}
+
 TEST(PassManager, AnUnavailablePassFailsOnlyWhenItRuns) {
   PassManagerOptions o;
   o.stopAfter = "First";
