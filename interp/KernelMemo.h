@@ -1,7 +1,7 @@
 // A memo of element-kernel results. A campaign case runs each op in its Tile run and again in
 // every planner's planned run and Buffer run, on equal operands, and its scalar sets run the
 // oracle's float64 product on equal operands too; a kernel's result is a pure function of its
-// operands. Three kernels are remembered, where recomputing costs more than comparing operands:
+// operands. Three kinds are remembered, where recomputing costs more than comparing operands:
 // - matmul, numeric: of the operands' bits (interp/Arith.cpp, one memo per thread);
 // - matmul and the elementwise kernels, symbolic: of the operands' formula ids in one pool
 //   (interp/Symbolic.cpp, memos per ExprPool, emptied with it). An elementwise hit copies N ids

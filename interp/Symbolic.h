@@ -154,10 +154,10 @@ class ExprPool {
   size_t interned_ = 1;  // nodes in the hash table (kPoison counted, as in nodes_): its load
   uint64_t tensorIndex(std::string_view tensor);
   std::vector<ByteTag> scratch_;  // fromBytes' resolved tags
-  KernelMemo products_;          // products(): emptied by clear()
+  KernelMemo products_;            // products(): emptied by clear()
   // A long kernel makes a few hundred elementwise calls per run (loops count once per trip); each
   // entry holds ids of at most two operands and the result.
-  KernelMemo elementwise_{256};   // elementwise(): emptied by clear()
+  KernelMemo elementwise_{256};    // elementwise(): emptied by clear()
 };
 
 /// The symbolic twins of interp/Arith.h's element kernels: same arguments, writing dst.sym from

@@ -3,9 +3,10 @@
 //
 // After every pass the IR verifier runs (the passes rely on the slots and types it fills, so this
 // is not optional); with `verifyEach` the pass's own postcondition and the text round trip
-// (parse(print(p)) == p, for each program a pass changed) are checked too. A broken invariant after a pass is a bug in that pass and
-// is thrown as std::logic_error naming it; a pass rejecting its input throws DiagnosticError, to
-// which the manager adds a note naming the pipeline and how to reproduce the failing pass's input.
+// (parse(print(p)) == p, for each program a pass changed) are checked too. A broken invariant
+// after a pass is a bug in that pass and is thrown as std::logic_error naming it; a pass rejecting
+// its input throws DiagnosticError, to which the manager adds a note naming the pipeline and how
+// to reproduce the failing pass's input.
 #pragma once
 
 #include <memory>
