@@ -7,6 +7,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <span>
 #include <stdexcept>
 
 #include "compiler/passes/PassManager.h"
@@ -352,9 +353,11 @@ class CaseRunner {
   /// The planner-independent head of the lowering: from o_.lowerings when it holds it, else run.
   std::shared_ptr<const LoweringCache::Head> lowerHead();
   /// Runs passes [first, last) of the pipeline on `current`; the first failing pass's verdict, if any.
-  /// `onPass` sees each pass's name and result.
+  /// `onPass` sees each pass's name and result, and the passes still to run.
+  using PassObserver =
+      std::function<void(const std::string&, const Program&, std::span<const std::unique_ptr<Pass>> later)>;
   std::optional<CompileFailure> runPasses(Program& current, size_t first, size_t last, const PassContext& context,
-                                          const std::function<void(const std::string&, const Program&)>& onPass);
+                                          const PassObserver& onPass);
   void skip(StageVerdict v, std::string why) {
     v.kind = VerdictKind::Skipped;
     v.detail = std::move(why);
@@ -512,13 +515,13 @@ std::optional<CompileFailure> checkLowerIdempotent(const Program& lowered, const
   return failure;
 }
 
-std::optional<CompileFailure> CaseRunner::runPasses(
-    Program& current, size_t first, size_t last, const PassContext& context,
-    const std::function<void(const std::string&, const Program&)>& onPass) {
+std::optional<CompileFailure> CaseRunner::runPasses(Program& current, size_t first, size_t last,
+                                                   const PassContext& context, const PassObserver& onPass) {
   const Program& program = *in_.program;
   std::vector<std::unique_ptr<Pass>> pipeline = buildLoweringPipeline();
+  last = std::min(last, pipeline.size());
   // One PassManager per pass, so a rejection names its pass without parsing messages.
-  for (size_t i = first; i < last && i < pipeline.size(); ++i) {
+  for (size_t i = first; i < last; ++i) {
     const std::string name(pipeline[i]->name());
     PassManager pm;
     pm.add(std::move(pipeline[i]));
@@ -539,7 +542,8 @@ std::optional<CompileFailure> CaseRunner::runPasses(
       failure.detail = "pass " + name + " threw: " + firstLine(e.what());
     }
     if (failure.kind != VerdictKind::Pass) return failure;
-    onPass(name, current);
+    onPass(name, current, std::span<const std::unique_ptr<Pass>>(pipeline.begin() + static_cast<std::ptrdiff_t>(i + 1),
+                                                                  pipeline.begin() + static_cast<std::ptrdiff_t>(last)));
   }
   return std::nullopt;
 }
@@ -562,7 +566,8 @@ std::shared_ptr<const LoweringCache::Head> CaseRunner::lowerHead() {
 
   PhaseTimer timer(o_.phaseSeconds, "compile");
   Program current = program.clone();
-  head->failure = runPasses(current, 0, kPlannerIndependentPasses, context, [](const std::string&, const Program&) {});
+  head->failure = runPasses(current, 0, kPlannerIndependentPasses, context,
+                            [](const std::string&, const Program&, std::span<const std::unique_ptr<Pass>>) {});
   if (!head->failure) head->result = std::make_shared<const Program>(std::move(current));
   if (o_.lowerings) o_.lowerings->heads.push_back(head);
   return head;
@@ -590,13 +595,22 @@ std::shared_ptr<const LoweringCache::Entry> CaseRunner::lower(Planner planner) {
 
     PhaseTimer timer(o_.phaseSeconds, "compile");
     Program current = head->result->clone();
-    entry->failure = runPasses(current, kPlannerIndependentPasses, std::numeric_limits<size_t>::max(), context,
-                               [&](const std::string& name, const Program& after) {
-                                 if (name == kPlannedStopPass) entry->planned = std::make_shared<const Program>(after.clone());
-                               });
+    // When every later pass leaves the planned program as it is (LowerTileToBuffer with no selected
+    // kernel: three cases in four), the planned and lowered programs are one object, not a copy.
+    bool plannedIsLowered = false;
+    entry->failure = runPasses(
+        current, kPlannerIndependentPasses, std::numeric_limits<size_t>::max(), context,
+        [&](const std::string& name, const Program& after, std::span<const std::unique_ptr<Pass>> later) {
+          if (name != kPlannedStopPass) return;
+          plannedIsLowered = std::all_of(later.begin(), later.end(), [&](const std::unique_ptr<Pass>& p) {
+            return p->leavesUnchanged(after, context);
+          });
+          if (!plannedIsLowered) entry->planned = std::make_shared<const Program>(after.clone());
+        });
+    if (plannedIsLowered) entry->planned = std::make_shared<const Program>(std::move(current));
     if (!entry->failure) {
       if (!entry->planned) throw std::logic_error("the lowering pipeline has no pass " + std::string(kPlannedStopPass));
-      entry->lowered = std::make_shared<const Program>(std::move(current));
+      entry->lowered = plannedIsLowered ? entry->planned : std::make_shared<const Program>(std::move(current));
       if (o_.checkLoweringLaws) entry->failure = checkLowerIdempotent(*entry->lowered, context);
     }
   }

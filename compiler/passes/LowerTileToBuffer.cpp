@@ -85,10 +85,16 @@ class LowerTileToBufferPass final : public Pass {
     return "converts selected planned Tile kernels into Buffer kernels (allocations, views, destination-passing ops)";
   }
 
+  /// A program without a selected kernel (every kernel kept on Tile, or buffer IR off) has nothing
+  /// to convert.
+  bool leavesUnchanged(const Program& program, const PassContext& context) const override {
+    (void)context;
+    return std::none_of(program.functions.begin(), program.functions.end(), isSelected);
+  }
+
   bool run(Program& program, const PassContext& context) override {
-    // A program without a selected kernel (every kernel kept on Tile, or buffer IR off) has nothing
-    // to convert: it is neither copied nor verified again.
-    if (std::none_of(program.functions.begin(), program.functions.end(), isSelected)) return false;
+    // Nothing to convert: the program is neither copied nor verified again.
+    if (leavesUnchanged(program, context)) return false;
     Failure failure(program.source ? program.source->name : std::string());
     Program work = program.clone();
     if (std::vector<Diagnostic> diags = verifyProgram(work); !diags.empty())

@@ -41,6 +41,14 @@ class Pass {
   /// False is a promise the PassManager relies on: it skips the IR verifier after a pass that
   /// changed nothing (its input was verified), and checks the promise under verify-each.
   virtual bool run(Program& program, const PassContext& context) = 0;
+  /// True when run() would return false on `program` without touching it, known without running
+  /// it; false when unknown. A caller that keeps the pass's input as a snapshot can then share it
+  /// with the output instead of copying it.
+  virtual bool leavesUnchanged(const Program& program, const PassContext& context) const {
+    (void)program;
+    (void)context;
+    return false;
+  }
   /// What must hold after this pass (beyond the IR verifier); empty = holds.
   virtual std::vector<Diagnostic> checkPostcondition(const Program& program, const PassContext& context) const {
     (void)program;

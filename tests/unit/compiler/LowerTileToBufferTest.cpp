@@ -8,6 +8,7 @@
 #include "compiler/text/Parser.h"
 #include "compiler/text/Printer.h"
 #include "compiler/verify/Verifier.h"
+#include "tests/unit/compiler/PassTestSupport.h"
 
 namespace ptodiff {
 namespace {
@@ -862,6 +863,49 @@ TEST(LowerTileToBuffer, NamesItself) {
   std::unique_ptr<Pass> pass = createLowerTileToBufferPass();
   EXPECT_EQ(pass->name(), "LowerTileToBuffer");
   EXPECT_FALSE(pass->summary().empty());
+}
+
+// leavesUnchanged() is a promise the oracle's LoweringCache relies on (it then shares the planned
+// program as the lowered one): true exactly when run() changes nothing. Checked on every suite
+// program and lower-golden input, planned under each planner and target, with buffer IR on and off;
+// both answers occur.
+TEST(LowerTileToBuffer, LeavesUnchangedExactlyWhenRunChangesNothing) {
+  std::vector<std::filesystem::path> files = testsupport::suitePrograms();
+  for (const std::filesystem::path& g : testsupport::lowerGoldens()) files.push_back(g);
+  ASSERT_GT(files.size(), 20u);
+  int unchanged = 0, converted = 0;
+  for (const std::filesystem::path& f : files) {
+    const Program input =
+        testsupport::parseVerified(testsupport::goldenInput(testsupport::readText(f)), f.filename().string());
+    for (const Target* target : {&targetA2A3(), &targetA5()})
+      for (const Planner planner : {Planner::PYPTO, Planner::DSA_RP, Planner::PTOAS})
+        for (const bool bufferIR : {true, false}) {
+          const PassContext context = testsupport::contextFor(planner, *target, bufferIR);
+          Program planned;
+          try {
+            planned = testsupport::lowerUpTo(input, context, "VerifyTileStorage");
+          } catch (const DiagnosticError&) {
+            continue;  // rejected before LowerTileToBuffer
+          }
+          const auto pass = createLowerTileToBufferPass();
+          const bool predicted = pass->leavesUnchanged(planned, context);
+          Program after = planned.clone();
+          bool changed = true;
+          try {
+            changed = pass->run(after, context);
+          } catch (const DiagnosticError&) {
+            // a rejection is no "unchanged"
+          }
+          EXPECT_EQ(predicted, !changed) << f << " under " << plannerName(planner) << " on " << target->name
+                                         << (bufferIR ? "" : " without buffer IR");
+          if (predicted) {
+            EXPECT_TRUE(structurallyEqual(after, planned)) << f;
+          }
+          ++(predicted ? unchanged : converted);
+        }
+  }
+  EXPECT_GT(unchanged, 0);
+  EXPECT_GT(converted, 0);
 }
 
 }  // namespace
