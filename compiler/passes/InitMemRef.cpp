@@ -83,10 +83,7 @@ class FunctionPlanner {
     keepInvalidLanes_ = fn_.bufferIRSelected != true && aliases::observesInvalidLanes(facts_);
     for (const TileValue& v : facts_.values()) {
       if (v.kind == ValueKind::InPlace) {
-        follows_[v.slot] = isPrivateWholeCopy(*inPlaceInput(v)) || !inputObservableAfter(v, maximal);
-        if (!follows_[v.slot] && keepInvalidLanes_ && needsWholeTileCopy(inPlaceInput(v)->type) &&
-            !isWholeTileCopy(inPlaceInput(v)->slot))
-          narrowInPlaceInputs_.push_back(&v);
+        follows_[v.slot] = isPrivateWholeCopy(*inPlaceInput(v), v.point) || !inputObservableAfter(v, maximal);
       }
       const Expr* tmp = scratchOperand(v);
       if (tmp && observedAroundWrite(maximal.family(tmp->slot), v.point, tmp, {}, false, maximal))
@@ -376,6 +373,10 @@ class FunctionPlanner {
     switch (v.kind) {
       case ValueKind::Fresh: placement_[v.slot] = freshStorage(v); return;
       case ValueKind::InPlace:
+        if (follows_.at(v.slot) && storageDependsOnTakenArm(v.source)) follows_[v.slot] = false;
+        if (!follows_.at(v.slot) && keepInvalidLanes_ && needsWholeTileCopy(inPlaceInput(v)->type) &&
+            !isWholeTileCopy(inPlaceInput(v)->slot, v.point))
+          narrowInPlaceInputs_.push_back(&v);
         placement_[v.slot] = follows_.at(v.slot) ? placementOf(v.source) : freshStorage(v);
         return;
       case ValueKind::View: {
@@ -398,6 +399,24 @@ class FunctionPlanner {
         if (!v.incoming.empty() && v.incoming[0] >= 0) placement_[v.slot] = placementOf(v.incoming[0]);
         return;
     }
+  }
+
+  /// Whether the storage `slot` names at run time depends on which arm of an If ran: a branch
+  /// result whose arms yield values placed apart, or a view or in-place result of one. Its MemRef
+  /// names the then-arm value's storage (the storage on entry, C13), so an in-place op placed there
+  /// is a copy of its input's valid region whenever the else arm ran, and the lanes outside it are
+  /// lost (15-minute campaign of 2026-12-02, seed 17, case 222851:
+  /// tests/fuzz-regressions/inplace_on_branch_result_of_two_storages). Such an op gets storage of its
+  /// own, as when its input stays observable.
+  bool storageDependsOnTakenArm(int slot) const {
+    const TileValue* v = facts_.value(slot);
+    while (v && (v->kind == ValueKind::View || (v->kind == ValueKind::InPlace && follows_.at(v->slot))))
+      v = facts_.value(v->source);
+    if (!v || v->kind != ValueKind::BranchResult || v->incoming.empty() || v->incoming[0] < 0) return false;
+    const MemRef& first = placementOf(v->incoming[0]).memref;
+    return std::any_of(v->incoming.begin(), v->incoming.end(), [&](int in) {
+      return in < 0 || !(placementOf(in).memref == first) || storageDependsOnTakenArm(in);
+    });
   }
 
   // ---- dense copies before relabels ----
@@ -439,10 +458,14 @@ class FunctionPlanner {
     return Expr::call(Opcode::TileSetValidShape, std::move(args), loc);
   }
 
-  /// Whether `slot` already is a whole-tile copy (narrowing setter of a move of a widening setter):
-  /// when its storage still reaches a later read (a loop carry joining it with other storage, say),
-  /// copying it again would not help, and the result keeps the valid-region copy (approximation).
-  bool isWholeTileCopy(int slot) const {
+  /// Whether `slot` already is a whole-tile copy (narrowing setter of a move of a widening setter)
+  /// made afresh on every trip of each loop holding `point`: when its storage still reaches a later
+  /// read (a loop carry joining it with other storage, say), copying it again would not help, and
+  /// the result keeps the valid-region copy (approximation). A copy made before a loop that holds
+  /// the in-place op is no such copy: the op rewrites it on one trip and the next reads it again,
+  /// through a setter the loop repeats (15-minute campaign of 2026-12-02, seed 17, case 68486:
+  /// tests/fuzz-regressions/whole_copy_before_loop_assembled_each_trip).
+  bool isWholeTileCopy(int slot, int point) const {
     auto viewBy = [&](const TileValue* v, OpFamily family) {
       return v && v->kind == ValueKind::View && v->call->kind == Expr::Kind::Call && opInfo(v->call->op).family == family;
     };
@@ -452,17 +475,19 @@ class FunctionPlanner {
     if (!moved || moved->kind != ValueKind::Fresh || moved->call->kind != Expr::Kind::Call ||
         opInfo(moved->call->op).family != OpFamily::Move)
       return false;
+    for (int l = facts_.innermostLoop(point); l >= 0; l = facts_.loops()[l].parent)
+      if (!facts_.loops()[l].contains(moved->point)) return false;
     return viewBy(facts_.value(moved->call->args[0]->slot), OpFamily::SetValidShape);
   }
 
-  /// Whether `operand` reads a whole-tile copy (isWholeTileCopy) that nothing else reads: the
-  /// narrowed copy only through `operand`, the moved tile only through the narrowing setter. An
-  /// in-place op on it then overwrites storage no other value holds, so it runs in place: given
-  /// storage of its own, the result would start from the valid region only and lose the lanes the
-  /// copy was made to keep (20-minute campaign of 2026-12-01, seed 4, case 21898: an assemble whose
-  /// result a While loop yields; tests/fuzz-regressions/assemble_on_whole_copy_runs_in_place).
-  bool isPrivateWholeCopy(const Expr& operand) const {
-    if (!isWholeTileCopy(operand.slot)) return false;
+  /// Whether `operand` of the in-place op at `point` reads a whole-tile copy (isWholeTileCopy) that
+  /// nothing else reads: the narrowed copy only through `operand`, the moved tile only through the
+  /// narrowing setter. An in-place op on it then overwrites storage no other value holds, so it runs
+  /// in place: given storage of its own, the result would start from the valid region only and lose
+  /// the lanes the copy was made to keep (20-minute campaign of 2026-12-01, seed 4, case 21898: an
+  /// assemble whose result a While loop yields; tests/fuzz-regressions/assemble_on_whole_copy_runs_in_place).
+  bool isPrivateWholeCopy(const Expr& operand, int point) const {
+    if (!isWholeTileCopy(operand.slot, point)) return false;
     const TileValue* narrowed = facts_.value(operand.slot);
     const Expr* narrowing = narrowed->call->args[0].get();
     return std::all_of(facts_.uses().begin(), facts_.uses().end(), [&](const Use& u) {

@@ -153,14 +153,29 @@ TEST(InitMemRef, AssembleOfATileIntoItselfGetsStorageOfItsOwn) {
 // ---- copies before relabels of windows (P11, P14) and before row-reduction scratch (PT6) ----
 
 /// The top-level assignments of the kernel other than the hoisted roots, `name = value` per line.
+/// `name = expr` for every assignment but the roots, nested regions in place (headers left out).
 std::string bodyText(const Program& p) {
   std::string out;
-  for (const StmtPtr& s : p.functions[0].body) {
-    if (s->kind != Stmt::Kind::Assign) continue;
-    const auto& a = s->as<AssignStmt>();
-    if (a.target.annotation && a.target.annotation->kind == Type::Kind::Ptr) continue;
-    out += a.target.name + " = " + printExpr(*a.value) + "\n";
-  }
+  auto visit = [&](const Block& body, auto&& self) -> void {
+    for (const StmtPtr& s : body) {
+      switch (s->kind) {
+        case Stmt::Kind::Assign: {
+          const auto& a = s->as<AssignStmt>();
+          if (!a.target.annotation || a.target.annotation->kind != Type::Kind::Ptr)
+            out += a.target.name + " = " + printExpr(*a.value) + "\n";
+          break;
+        }
+        case Stmt::Kind::For: self(s->as<ForStmt>().body, self); break;
+        case Stmt::Kind::While: self(s->as<WhileStmt>().body, self); break;
+        case Stmt::Kind::If:
+          self(s->as<IfStmt>().thenBody, self);
+          self(s->as<IfStmt>().elseBody, self);
+          break;
+        default: break;
+      }
+    }
+  };
+  visit(p.functions[0].body, visit);
   return out;
 }
 
@@ -370,6 +385,60 @@ TEST(InitMemRef, AWholeCopyReadElsewhereIsNotOverwrittenInPlace) {
                          "        o2 = pl.tile.store(w, [1, 0], o1)\n        return o2\n",
                          "pl.Tensor[[2, 48], pl.FP32]");
   EXPECT_NE(memrefOf(p, "g")->base, memrefOf(p, "w")->base) << bodyText(p);
+}
+
+// Campaign seed 17, case 68486 (shrunk): the whole-copy pattern made once before a While whose
+// body narrows it again and assembles into it. The copy is not private to one trip: the next trip
+// reads it again through the repeated setter, so the assemble works on a copy of its own made in
+// the loop (a copy made before the loop, overwritten in place, was a live clobber).
+TEST(InitMemRef, AWholeCopyMadeBeforeALoopIsCopiedAgainForAnInPlaceOpInTheLoop) {
+  Program p = initMemRef("out: pl.Out[pl.Tensor[[1, 32], pl.FP32]]",
+                         "        t1 = pl.tile.full([1, 32], dtype=pl.FP32, value=1.0)\n"
+                         "        t2 = pl.tile.set_validshape(t1, 1, 1)\n"
+                         "        t3 = pl.tile.move(t2, target_memory=pl.Mem.Vec)\n"
+                         "        for (k,) in pl.while_(init_values=(0,)):\n"
+                         "            pl.cond(k < 2)\n"
+                         "            t13 = pl.tile.set_validshape(t3, 1, 1)\n"
+                         "            t15 = pl.tile.full([1, 8], dtype=pl.FP32, value=1.0)\n"
+                         "            t16 = pl.tile.assemble(t13, t15, [0, 0])\n"
+                         "            k1 = k + 1\n"
+                         "            r = pl.yield_(k1)\n"
+                         "        o = pl.tile.store(t3, [0, 0], out)\n        return o\n",
+                         "pl.Tensor[[1, 32], pl.FP32]");
+  EXPECT_NE(bodyText(p).find("t16 = pl.tile.assemble(t13_inplace, t15, [0, 0])\n"), std::string::npos) << bodyText(p);
+  EXPECT_EQ(memrefOf(p, "t16"), memrefOf(p, "t13_inplace_whole")) << bodyText(p);
+  EXPECT_NE(memrefOf(p, "t16")->base, memrefOf(p, "t3")->base) << bodyText(p);
+}
+
+// Campaign seed 17, case 222851 (shrunk): `r1` is `t0` when the then arm runs and `t5` when the
+// else arm does, and its MemRef names only the then arm's storage (C13). An assemble placed there
+// would copy just its target's valid [3, 1] region after the else arm, losing the lane [0, 8] the
+// setter to [1, 9] exposes; it gets a whole copy of its own, read through the branch result at run
+// time, and runs in place on that.
+TEST(InitMemRef, AnInPlaceOpOnABranchResultOfTwoStoragesRunsOnACopy) {
+  const std::string body = "        t0 = pl.tile.full([8, 16], dtype=pl.FP32, value=1.0)\n"
+                           "        t5 = pl.tile.add(t0, t0)\n"
+                           "        if c:\n"
+                           "            r1 = pl.yield_(t0)\n"
+                           "        else:\n"
+                           "            r1 = pl.yield_(ELSE)\n"
+                           "        t11 = pl.tile.set_validshape(r1, 3, 1)\n"
+                           "        t13 = pl.tile.full([3, 8], dtype=pl.FP32, value=1.0)\n"
+                           "        t14 = pl.tile.assemble(t11, t13, [0, 0])\n"
+                           "        t16 = pl.tile.set_validshape(t14, 1, 9)\n"
+                           "        o = pl.tile.store(t16, [0, 0], out)\n        return o\n";
+  auto planned = [&](const std::string& elseValue) {
+    return initMemRef("c: pl.Scalar[pl.BOOL], out: pl.Out[pl.Tensor[[1, 16], pl.FP32]]",
+                      std::regex_replace(body, std::regex("ELSE"), elseValue), "pl.Tensor[[1, 16], pl.FP32]");
+  };
+  Program twoStorages = planned("t5");
+  EXPECT_NE(bodyText(twoStorages).find("t14 = pl.tile.assemble(t11_inplace, t13, [0, 0])\n"), std::string::npos)
+      << bodyText(twoStorages);
+  EXPECT_EQ(memrefOf(twoStorages, "t14"), memrefOf(twoStorages, "t11_inplace_whole")) << bodyText(twoStorages);
+  // Both arms yielding one storage leave nothing to choose: the assemble runs in place on it.
+  Program oneStorage = planned("t0");
+  EXPECT_EQ(bodyText(oneStorage).find("_inplace"), std::string::npos) << bodyText(oneStorage);
+  EXPECT_EQ(memrefOf(oneStorage, "t14"), memrefOf(oneStorage, "t0")) << bodyText(oneStorage);
 }
 
 TEST(InitMemRef, AWholeCopyJoinedByALoopCarryIsNotCopiedAgain) {
