@@ -135,8 +135,7 @@ class FunctionPlanner {
       const OpFamily family = opInfo(v.call->op).family;
       if (family != OpFamily::Reshape && family != OpFamily::TransposeView) continue;
       const TileValue* source = facts_.value(v.source);
-      auto placed = placement_.find(v.source);
-      if (!source || placed == placement_.end() || denselyPlaced(source->type, placed->second)) continue;
+      if (!source || denseOnEveryPath(*source)) continue;
       if (!aliases::copyableByMove(source->type)) continue;
       const std::string name = freshName(v.call->args[0]->name + "_dense");
       // The relabel keeps every lane of its source, and a setter may expose the narrow source's
@@ -373,7 +372,14 @@ class FunctionPlanner {
     switch (v.kind) {
       case ValueKind::Fresh: placement_[v.slot] = freshStorage(v); return;
       case ValueKind::InPlace:
-        if (follows_.at(v.slot) && storageDependsOnTakenArm(v.source)) follows_[v.slot] = false;
+        // The result is a tile of its own type, addressed with its own row pitch from its MemRef, so
+        // it can take its input's bytes only where they are such a tile: not a window of a wider
+        // tile or at a runtime offset (an out-of-contract assemble into a slice, W7: the in-place
+        // result overlapped its target at another pitch; 2026-12-02, seed 20), and not a branch
+        // result whose arms lie apart.
+        if (follows_.at(v.slot) && (storageDependsOnTakenArm(v.source) ||
+                                    !denselyPlaced(inPlaceInput(v)->type, placementOf(v.source))))
+          follows_[v.slot] = false;
         if (!follows_.at(v.slot) && keepInvalidLanes_ && needsWholeTileCopy(inPlaceInput(v)->type) &&
             !isWholeTileCopy(inPlaceInput(v)->slot, v.point))
           narrowInPlaceInputs_.push_back(&v);
@@ -412,14 +418,48 @@ class FunctionPlanner {
     const TileValue* v = facts_.value(slot);
     while (v && (v->kind == ValueKind::View || (v->kind == ValueKind::InPlace && follows_.at(v->slot))))
       v = facts_.value(v->source);
-    if (!v || v->kind != ValueKind::BranchResult || v->incoming.empty() || v->incoming[0] < 0) return false;
-    const MemRef& first = placementOf(v->incoming[0]).memref;
-    return std::any_of(v->incoming.begin(), v->incoming.end(), [&](int in) {
-      return in < 0 || !(placementOf(in).memref == first) || storageDependsOnTakenArm(in);
+    if (!v || v->kind != ValueKind::BranchResult) return false;
+    // An arm value without storage (none was placed) counts as storage apart: the op copies.
+    auto storageOf = [&](int in) -> const MemRef* {
+      auto placed = in >= 0 ? placement_.find(in) : placement_.end();
+      return placed == placement_.end() ? nullptr : &placed->second.memref;
+    };
+    const MemRef* first = v->incoming.empty() ? nullptr : storageOf(v->incoming[0]);
+    return !first || std::any_of(v->incoming.begin(), v->incoming.end(), [&](int in) {
+      const MemRef* m = storageOf(in);
+      return !m || !(*m == *first) || storageDependsOnTakenArm(in);
     });
   }
 
   // ---- dense copies before relabels ----
+
+  /// Whether every window `v` may occupy at run time is dense from a static base (denselyPlaced).
+  /// Its placement says where it is when each If it derives from took its then arm (C13); a view
+  /// keeping its source's window (set_validshape, a rename) of a branch result is wherever the arm
+  /// that ran put it, so each arm value must be dense too, and a slice of a branch result whose
+  /// arms lie apart has the pitch of the arm that ran. A relabel is dense by its own copy.
+  bool denseOnEveryPath(const TileValue& v) const {
+    auto placed = placement_.find(v.slot);
+    if (placed == placement_.end()) return true;  // nothing placed to reinterpret (rejected elsewhere)
+    if (!denselyPlaced(v.type, placed->second)) return false;
+    const TileValue* base = &v;
+    bool sliced = false;
+    while (base->kind == ValueKind::View) {
+      const bool call = base->call->kind == Expr::Kind::Call;
+      const OpFamily family = call ? opInfo(base->call->op).family : OpFamily::SetValidShape;
+      if (family == OpFamily::Reshape || family == OpFamily::TransposeView) return true;
+      sliced = sliced || family == OpFamily::Slice;
+      const TileValue* source = facts_.value(base->source);
+      if (!source) return true;
+      base = source;
+    }
+    if (base->kind != ValueKind::BranchResult) return true;
+    if (sliced) return !storageDependsOnTakenArm(base->slot);
+    return std::all_of(base->incoming.begin(), base->incoming.end(), [&](int in) {
+      const TileValue* arm = in >= 0 ? facts_.value(in) : nullptr;
+      return arm && denseOnEveryPath(*arm);
+    });
+  }
 
   /// Whether a tile of type `t` placed at `p` is addressed as a dense tile from a static base: a
   /// relabel may reinterpret it. Only ND row pitch is compared (the interpreters check only that).

@@ -1,5 +1,7 @@
 #include "compiler/passes/VerifyTileStorage.h"
 
+#include <algorithm>
+#include <set>
 #include <stdexcept>
 
 #include "compiler/planners/Liveness.h"
@@ -90,14 +92,33 @@ class KernelStorageChecker {
     }
   }
 
-  /// Whether `v` is a view whose source is a slice at a runtime offset, directly or through views.
+  /// Whether `v` is a view whose source is placed at run time (placedAtRunTime).
   bool viewOfRuntimeWindow(const TileValue& v) const {
     if (v.kind != ValueKind::View) return false;
     const TileValue* src = facts_.value(v.source);
-    if (!src || !src->type.memref || src->type.memref->offset.isConst()) return false;
-    const bool srcIsSlice = src->kind == ValueKind::View && src->call->kind == Expr::Kind::Call &&
-                            opInfo(src->call->op).family == OpFamily::Slice;
-    return srcIsSlice || viewOfRuntimeWindow(*src);
+    std::set<int> seen;
+    return src && placedAtRunTime(*src, seen);
+  }
+
+  /// Whether `v` sits where a slice at a runtime offset puts it: such a slice, a view of one, or a
+  /// carry, loop or branch result one may be bound to. Those binders have no MemRef of their own
+  /// (they denote the storage of the value bound to them), so a view of one whose arm or initial
+  /// value is a runtime window is placed at run time too (an If yielding a runtime-offset slice, its
+  /// result carried by a loop: the entry copy's widening setter is such a view).
+  bool placedAtRunTime(const TileValue& v, std::set<int>& seen) const {
+    if (!seen.insert(v.slot).second) return false;
+    if (v.kind == ValueKind::View) {
+      if (!v.type.memref || v.type.memref->offset.isConst()) return false;
+      if (v.call->kind == Expr::Kind::Call && opInfo(v.call->op).family == OpFamily::Slice) return true;
+      const TileValue* src = facts_.value(v.source);
+      return src && placedAtRunTime(*src, seen);
+    }
+    if (v.kind != ValueKind::LoopCarry && v.kind != ValueKind::LoopResult && v.kind != ValueKind::BranchResult)
+      return false;
+    return std::any_of(v.incoming.begin(), v.incoming.end(), [&](int in) {
+      const TileValue* bound = facts_.value(in);
+      return bound && placedAtRunTime(*bound, seen);
+    });
   }
 
   /// Closure of one value's MemRef.

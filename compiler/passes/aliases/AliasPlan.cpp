@@ -115,6 +115,7 @@ class Materializer {
     std::map<std::string, MemSpace> rootSpace;
     std::set<std::string> used;
     std::set<std::string> pinned;  // roots chosen as a carry's or branch result's storage
+    std::set<int> wholeOnEveryArm;  // Tile-path branch results kept on entry whose arms are whole allocations
     int nextRoot = 0;
     AliasPlan plan;
   };
@@ -228,8 +229,8 @@ class Materializer {
       const std::optional<MemRef> before = facts_.staticMemRef(source);
       if (!before || !state_.nominal.count(source)) return define(v.slot, own, std::nullopt);
       std::optional<MemRef> exact = exactOf(source);
-      define(v.slot, rebaseView(own, *before, state_.nominal.at(source)),
-             exact ? std::optional<MemRef>(rebaseView(own, *before, *exact)) : std::nullopt);
+      auto moved = [&](const MemRef& now) { return viewAfterMove(v, own, *before, now); };
+      define(v.slot, moved(state_.nominal.at(source)), exact ? std::optional<MemRef>(moved(*exact)) : std::nullopt);
     };
     switch (v.kind) {
       case ValueKind::Fresh: define(v.slot, own, own); return;
@@ -240,6 +241,30 @@ class Materializer {
         return;
       default: return;
     }
+  }
+
+  /// The MemRef of view `v` (annotated `annotation`) once its source moved from `before` to `now`.
+  /// A view sharing its source's MemRef (a setter, a rename, a relabel) shares the new one. A slice
+  /// keeps its place relative to the source (A20), unless the move changed the source's row pitch:
+  /// a carry bound to a window of a wider tile (pitch 32 for 24 columns, say) whose entry copy is a
+  /// dense tile of its own. The slice is then where the dense source's pitch puts it (the planned
+  /// run's placement, semantics.md §3); keeping the window's span left it outside the copy's root
+  /// (VerifyTileStorage [P14]; 2026-12-02, seed 20).
+  MemRef viewAfterMove(const TileValue& v, const MemRef& annotation, const MemRef& before, const MemRef& now) const {
+    if (annotation == before) return now;
+    const TileValue* source = facts_.value(v.source);
+    const bool slice = v.call && v.call->kind == Expr::Kind::Call && opInfo(v.call->op).family == OpFamily::Slice;
+    if (!slice || !source || now.size == before.size || now.size != tileBytes(source->type) ||
+        source->type.layout.boxed() || source->type.layout.blayout != TileLayout::row_major)
+      return rebaseView(annotation, before, now);
+    const Expr& offset = *v.call->arg("offset");
+    const int64_t es = dtypeSize(v.type.dtype), pitch = source->type.cols();
+    MemRef out{now.base, Extent::dynamic(), ((v.type.rows() - 1) * pitch + v.type.cols()) * es};
+    const Expr& r = *offset.args[0];
+    const Expr& c = *offset.args[1];
+    if (now.offset.isConst() && r.kind == Expr::Kind::IntLit && c.kind == Expr::Kind::IntLit)
+      out.offset = Extent::constant(now.offset.value + (r.intValue * pitch + c.intValue) * es);
+    return out;
   }
 
   // ---- loops (L1-L3, L8, L9, L11, A3) ----
@@ -417,6 +442,25 @@ class Materializer {
     return std::any_of(body.begin(), body.end(), [&](const StmtPtr& s) { return s.get() == stmt; });
   }
 
+  /// readsThroughWindowOrRelabel, or a carry, loop or branch result sharing the storage of a value
+  /// bound to it that does (no entry copy or transfer between them): an If yielding a slice in both
+  /// arms, its result carried by a loop whose body replaces the carry by `abs(c)`. VerifyTileStorage
+  /// sees the slice's identity, not a version of the carry, under the retargeted producer ([L9];
+  /// 2026-12-02, seed 20), and the Buffer path lowers no window as a branch result (S19).
+  bool boundToWindow(int slot) const {
+    std::set<int> seen;
+    return boundToWindow(slot, seen);
+  }
+  bool boundToWindow(int slot, std::set<int>& seen) const {
+    if (readsThroughWindowOrRelabel(facts_, slot)) return true;
+    const TileValue* v = facts_.value(slot);
+    if (!v || !seen.insert(slot).second) return false;
+    const std::optional<MemRef> mine = exactOf(slot);
+    return mine && std::any_of(v->incoming.begin(), v->incoming.end(), [&](int in) {
+             return in >= 0 && exactOf(in) == mine && boundToWindow(in, seen);
+           });
+  }
+
   /// A3/B3: lets the yielded value's producer write `target` directly when that is safe: a fresh
   /// producer of this region whose storage nothing else shares, no other read of `target` after it
   /// up to the yield (the yield's own operands included), and an in-place-safe elementwise op when it
@@ -447,7 +491,7 @@ class Materializer {
       if (u.point > p->point) return false;
       const TileValue* operand = facts_.value(u.slot);
       if (!isElementwise(p->call) || !opInfo(p->call->op).effects.inPlaceSafe || !e || !(*e == target) ||
-          !samePhysicalTile(operand->type, p->type) || readsThroughWindowOrRelabel(facts_, u.slot))
+          !samePhysicalTile(operand->type, p->type) || boundToWindow(u.slot))
         return false;
     }
     for (int s : state_.walked) {
@@ -506,6 +550,28 @@ class Materializer {
 
   // ---- branches (B1-B5, selected kernels) ----
 
+  /// Whether `slot` is, whichever arm or trip bound it, a whole allocation of `t`'s size.
+  bool wholeAllocation(int slot, const Type& t) const {
+    if (state_.wholeOnEveryArm.count(slot)) return true;
+    const std::optional<MemRef> e = exactOf(slot);
+    return e && wholeRoot(*e) && e->size == tileBytes(t);
+  }
+
+  /// C13 on the Tile path: a branch result keeps the storage on entry (the then arm value's, which its
+  /// views and in-place results name) when its arms are whole allocations of its type: the MemRef
+  /// then describes either arm but for the root, which the planned run takes from the arm that ran.
+  /// An arm that is a window (a slice of a wider tile, a runtime offset, part of a root) has another
+  /// pitch, offset or span than any one MemRef can state, so the result gets a root of its own and
+  /// each arm a transfer, as in a selected kernel (2026-12-02: the first campaign whose If arms yield
+  /// windows, seed 20; docs/lowering.md). Where that copy is impossible (not Vec, M14) the result
+  /// keeps the storage on entry and VerifyTileStorage stays the net.
+  bool keepsStorageOnEntry(const Binder& r, const Expr& tv, const Expr& ev) const {
+    if (wholeAllocation(tv.slot, r.type) && wholeAllocation(ev.slot, r.type)) return true;
+    for (const Expr* v : {&tv, &ev})
+      if (r.type.space != MemSpace::Vec || !sameTypeIgnoringStorage(moveType(v->type), r.type)) return true;
+    return false;
+  }
+
   void branch(const IfStmt& s) {
     walk(s.thenBody);
     walk(s.elseBody);
@@ -521,12 +587,18 @@ class Materializer {
       const Expr* ev = ey && k < ey->values.size() ? ey->values[k].get() : nullptr;
       std::optional<MemRef> te = exactOf(tv.slot), ee = ev ? exactOf(ev->slot) : std::nullopt;
       const MemRef nominal = state_.nominal.count(tv.slot) ? state_.nominal.at(tv.slot) : MemRef{};
-      if (te && ee && *te == *ee) {  // B1: both arms already yield one window
+      // B1: both arms already yield one window. The Buffer path lowers no window as a branch result
+      // (S19), so in a selected kernel a slice or relabel yielded by both arms is copied like any
+      // other arm value (2026-12-02, seed 20: LowerTileToBuffer rejected such a kernel).
+      const bool windowArm = selected_ && (boundToWindow(tv.slot) || (ev && boundToWindow(ev->slot)));
+      if (te && ee && *te == *ee && !windowArm) {
         define(r.slot, *te, te);
         state_.pinned.insert(te->base);
         continue;
       }
-      if (!selected_ || !ev) {  // the Tile path keeps unresolved branch results (C13)
+      if (!ev || (!selected_ && keepsStorageOnEntry(r, tv, *ev))) {  // the Tile path (C13)
+        if (ev && wholeAllocation(tv.slot, r.type) && wholeAllocation(ev->slot, r.type))
+          state_.wholeOnEveryArm.insert(r.slot);
         define(r.slot, nominal, std::nullopt);
         continue;
       }

@@ -39,12 +39,12 @@ Binder binder(const std::string& n) {
 
 }  // namespace
 
-bool KernelGenerator::carryable(const TileVal& v) const {
+bool KernelGenerator::carryable(const TileVal& v, bool viewsToo) const {
   // S19: windows and relabels do not cross regions; V5: neither does dynamic valid state.
-  return usable(v) && v.space() == MemSpace::Vec && !v.runtimeValid && v.origin == Origin::Own;
+  return usable(v) && v.space() == MemSpace::Vec && !v.runtimeValid && (v.origin == Origin::Own || viewsToo);
 }
 
-std::vector<TileVal> KernelGenerator::pickCarryInits(int maxCount) {
+std::vector<TileVal> KernelGenerator::pickCarryInits(int maxCount, bool viewsToo) {
   std::vector<TileVal> inits;
   const int64_t n = choose_.between(0, maxCount);
   for (int64_t i = 0; i < n; ++i) {
@@ -52,18 +52,18 @@ std::vector<TileVal> KernelGenerator::pickCarryInits(int maxCount) {
     if (i > 0 && choose_.chance(50)) {
       // The type of the first carry again: yields may swap the two, or fan one value out.
       const Type want = inits.front().type;
-      v = pickTile([&](const TileVal& t) { return carryable(t) && t.type == want; });
+      v = pickTile([&](const TileVal& t) { return carryable(t, viewsToo) && t.type == want; });
     }
-    if (!v) v = pickTile([&](const TileVal& t) { return carryable(t); });
+    if (!v) v = pickTile([&](const TileVal& t) { return carryable(t, viewsToo); });
     if (!v) break;
     inits.push_back(*v);
   }
   return inits;
 }
 
-TileVal KernelGenerator::pickYield(const TileVal& want, bool loopCarry) {
+TileVal KernelGenerator::pickYield(const TileVal& want, bool loopCarry, bool viewsToo) {
   auto eligible = [&](const TileVal& v) {
-    if (!carryable(v) || !(v.type == want.type)) return false;
+    if (!carryable(v, viewsToo) || !(v.type == want.type)) return false;
     if (!loopCarry) return true;  // an if result is the arms' intersection: any defined value fits
     return v.def.contains(want.def) && (!isFloat(v.dtype()) || want.range.contains(v.range));
   };
@@ -136,7 +136,13 @@ ExprPtr KernelGenerator::pickCondition() {
 
 int KernelGenerator::stepIf(int budget) {
   ExprPtr cond = pickCondition();
-  const std::vector<TileVal> templates = pickCarryInits(2);
+  // Once the kernel is outside the contract (it stays on Tile), the If may yield windows and
+  // relabels: its result then names the storage of whichever arm ran, in another root or at
+  // another pitch than the then arm's value that its MemRef names (C13), and InitMemRef must plan
+  // the result's views, relabels and in-place updates for every arm (docs/lowering.md). Inside the
+  // contract yields stay own allocations (S19).
+  const bool viewsToo = !inContract_ && choose_.chance(50);
+  const std::vector<TileVal> templates = pickCarryInits(2, viewsToo);
   // An optional scalar result: 1 = FP32, 2 = INDEX usable as a later loop count or offset.
   const size_t scalarKind = choose_.chance(30) ? 1 + choose_.below(2) : 0;
   const ScalarVal* fpBase = nullptr;
@@ -171,7 +177,7 @@ int KernelGenerator::stepIf(int budget) {
     Arm arm;
     std::vector<ExprPtr> values;
     for (const TileVal& t : templates) {
-      arm.tiles.push_back(pickYield(t, false));
+      arm.tiles.push_back(pickYield(t, false, viewsToo));
       values.push_back(name(arm.tiles.back().name));
     }
     if (scalarKind == 1) {
@@ -214,6 +220,12 @@ int KernelGenerator::stepIf(int budget) {
     r.range = thenArm.tiles[i].range.hull(elseArm.tiles[i].range);
     r.validDefined = r.def.covers(r.validRows(), r.validCols());
     r.storage = newStorage();
+    // A window arm's rows keep their parent's pitch; what is written against the result's pitch
+    // (a create as wide as it, say) needs room for the widest arm.
+    if (thenArm.tiles[i].isView() || elseArm.tiles[i].isView()) {
+      r.pitchCols = std::max({r.pitchCols, thenArm.tiles[i].pitchCols, elseArm.tiles[i].pitchCols});
+      r.origin = Origin::Own;  // a value of its own at the Tile level, whatever storage it names
+    }
     addTile(r);
   }
   if (scalarKind) {

@@ -227,14 +227,16 @@ class KernelGenerator {
   int stepFor(int budget);
   int stepWhile(int budget);
   ExprPtr pickCondition();
-  /// Tiles an enclosing region may carry or yield (own storage, static valid, defined).
-  bool carryable(const TileVal& v) const;
+  /// Tiles an enclosing region may carry or yield (own storage, static valid, defined); with
+  /// `viewsToo`, windows and relabels as well.
+  bool carryable(const TileVal& v, bool viewsToo = false) const;
   /// Loop carries drawn from values in scope (swaps: repeated types; fanout: repeated values).
-  std::vector<TileVal> pickCarryInits(int maxCount);
+  std::vector<TileVal> pickCarryInits(int maxCount, bool viewsToo = false);
   /// The value a region yields for a slot shaped like `want` (the carry or the if's outside
   /// value, itself always eligible): same type; for a loop carry also a mask containing the
   /// carry's and a range inside it, emitting a clamp guard when that makes a recent value fit.
-  TileVal pickYield(const TileVal& want, bool loopCarry);
+  /// `viewsToo`: an if arm of a kernel already outside the contract may yield a window or relabel.
+  TileVal pickYield(const TileVal& want, bool loopCarry, bool viewsToo = false);
   /// A loop-count expression in [lo, hi] over every run, with hi <= maxLoopTrips.
   IndexExpr loopCount();
 

@@ -130,6 +130,27 @@ TEST(InitMemRef, AssembleGetsStorageOfItsOwnWhenTheTargetIsReadLater) {
   EXPECT_NE(memrefOf(p, "y")->base, memrefOf(p, "c")->base);
 }
 
+// An in-place result is a tile of its own type, addressed at its own row pitch from its MemRef:
+// it can take its input's bytes only where they form such a tile. Into a window of a wider tile
+// (8 of 16 columns: out of contract, W7) the assemble gets storage of its own; into a row band as
+// wide as its parent it still runs in place (2026-12-02, seed 20: `hazard/overlap` in the planned
+// run, the result at a 32-byte pitch over its 64-byte-pitch target).
+TEST(InitMemRef, AssembleIntoAWindowOfAWiderTileGetsStorageOfItsOwn) {
+  auto planned = [](const std::string& window) {
+    return initMemRef("out: pl.Out[pl.Tensor[[3, 16], pl.FP32]]",
+                      "        t0 = pl.tile.full([3, 16], dtype=pl.FP32, value=1.0)\n"
+                      "        w = " + window + "\n"
+                      "        s = pl.tile.full([1, 8], dtype=pl.FP32, value=2.0)\n"
+                      "        g = pl.tile.assemble(w, s, [0, 0])\n"
+                      "        o = pl.tile.store(g, [0, 0], out)\n        return o\n",
+                      "pl.Tensor[[3, 16], pl.FP32]");
+  };
+  Program strided = planned("pl.tile.slice(t0, [3, 8], [0, 0])");
+  EXPECT_NE(memrefOf(strided, "g")->base, memrefOf(strided, "t0")->base) << printProgram(strided);
+  Program band = planned("pl.tile.slice(t0, [2, 16], [1, 0])");
+  EXPECT_EQ(memrefOf(band, "g"), memrefOf(band, "w")) << printProgram(band);
+}
+
 TEST(InitMemRef, AssembleReadingItsOwnTargetThroughAWindowGetsStorageOfItsOwn) {
   // The source is a window of the target: writing in place would overwrite what it copies (W9).
   Program p = initMemRef(kVec,
@@ -219,6 +240,36 @@ TEST(InitMemRef, ReshapeOfANarrowWindowCopiesEveryLaneWhenASetterMayExposeThem) 
                          "        o = pl.tile.store(f, [0, 0], out)\n        return o\n");
   EXPECT_NE(bodyText(q).find("row_dense = pl.tile.move(row, target_memory=pl.Mem.Vec)\n"), std::string::npos)
       << bodyText(q);
+}
+
+// A reshape reinterprets whatever window its source names at run time. A branch result is the
+// value of the arm that ran, and its MemRef names only the then arm's (C13): when the else arm
+// yields a slice of a wider tile (128-byte rows for 64-byte ones), the reshape reads a dense copy,
+// else the planned run reinterprets strided rows (`hazard: align` under every planner).
+TEST(InitMemRef, ReshapeOfABranchResultWithAStridedArmReadsADenseCopy) {
+  auto planned = [](const std::string& elseValue) {
+    return initMemRef("c: pl.Scalar[pl.BOOL], out: pl.Out[pl.Tensor[[4, 16], pl.FP32]]",
+                      "        t0 = pl.tile.full([8, 32], dtype=pl.FP32, value=1.0)\n"
+                      "        t1 = pl.tile.full([8, 16], dtype=pl.FP32, value=2.0)\n"
+                      "        t2 = pl.tile.full([8, 16], dtype=pl.FP32, value=3.0)\n"
+                      "        s = pl.tile.slice(t0, [8, 16], [0, 8])\n"
+                      "        if c:\n"
+                      "            r = pl.yield_(t1)\n"
+                      "        else:\n"
+                      "            r = pl.yield_(" + elseValue + ")\n"
+                      "        m = pl.tile.reshape(r, [4, 32])\n"
+                      "        n = pl.tile.slice(m, [4, 16], [0, 0])\n"
+                      "        o = pl.tile.store(n, [0, 0], out)\n        return o\n",
+                      "pl.Tensor[[4, 16], pl.FP32]");
+  };
+  Program strided = planned("s");
+  EXPECT_NE(bodyText(strided).find("r_dense = pl.tile.move(r, target_memory=pl.Mem.Vec)\n"
+                                   "m = pl.tile.reshape(r_dense, [4, 32])\n"),
+            std::string::npos)
+      << printProgram(strided);
+  // Both arms dense (in different roots): the reshape reinterprets either as it stands.
+  Program dense = planned("t2");
+  EXPECT_EQ(bodyText(dense).find("_dense"), std::string::npos) << bodyText(dense);
 }
 
 TEST(InitMemRef, TransposeViewOfARuntimeOffsetWindowReadsADenseCopy) {

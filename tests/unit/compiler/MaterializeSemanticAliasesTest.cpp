@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <regex>
 
 #include "compiler/passes/MaterializeSemanticAliases.h"
 #include "compiler/passes/PassManager.h"
@@ -270,6 +271,93 @@ TEST(MaterializeSemanticAliases, ElementwiseOfAReshapeRoundTripOfTheCarryIsNotRe
       "        return o\n");
   EXPECT_NE(out.find("acc1: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_vec_1, 0, 2048)"), std::string::npos) << out;
   EXPECT_NE(out.find("acc2 = pl.yield_(acc_next)"), std::string::npos) << out;
+}
+
+/// afterMsa for a kernel on the Tile path (buffer IR off, S1).
+std::string afterMsaOnTile(const std::string& body) {
+  Program p = parseVerified(kernelProgram(kVecParams, body));
+  return printProgram(lowerUpTo(p, contextFor(Planner::PYPTO, targetA2A3(), false), "MaterializeSemanticAliases"));
+}
+
+// C13 holds while every arm is a whole allocation of the result's type: the result keeps the then
+// arm's storage and the arms yield as written. A window arm (here the upper half of a 32-row tile:
+// a part of its root) has an offset and span no one MemRef states for both arms, so the result
+// gets a root of its own and each arm a transfer (2026-12-02, seed 20: a setter of the result left
+// its MemRef window when the window arm ran).
+TEST(MaterializeSemanticAliases, ATilePathBranchResultOfAWindowArmGetsARootOfItsOwn) {
+  const std::string body =
+      "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+      "        y = pl.tile.exp(x)\n"
+      "        b = pl.tile.full([32, 32], dtype=pl.FP32, value=1.0)\n"
+      "        w = pl.tile.slice(b, [16, 32], [16, 0])\n"
+      "        if n > 0:\n"
+      "            r = pl.yield_(y)\n"
+      "        else:\n"
+      "            r = pl.yield_(ELSE)\n"
+      "        v = pl.tile.set_validshape(r, 8, 32)\n"
+      "        o = pl.tile.store(v, [0, 0], out)\n"
+      "        return o\n";
+  auto with = [&](const std::string& elseValue) {
+    std::string b = body;
+    b.replace(b.find("ELSE"), 4, elseValue);
+    return afterMsaOnTile(b);
+  };
+  const std::string wholeArms = with("x");
+  EXPECT_EQ(wholeArms.find("_next"), std::string::npos) << wholeArms;
+  EXPECT_NE(wholeArms.find("r = pl.yield_(x)"), std::string::npos) << wholeArms;
+  const std::string windowArm = with("w");
+  EXPECT_NE(windowArm.find("r = pl.yield_(r_next)"), std::string::npos) << windowArm;
+  EXPECT_EQ(windowArm.find("r = pl.yield_(w)"), std::string::npos) << windowArm;
+}
+
+// A carry bound to a window of a wider tile (24 of 32 columns) gets a dense entry copy: a setter
+// of the loop result shares the copy's MemRef (288 bytes), a slice of it sits at the copy's
+// 96-byte pitch; both kept the window's 352-byte span and 128-byte pitch before (2026-12-02,
+// seed 20: VerifyTileStorage [P14] "outside root").
+TEST(MaterializeSemanticAliases, ViewsOfAWindowCarryFollowItsDenseEntryCopy) {
+  const std::string out = afterMsaOnTile(
+      "        b = pl.tile.full([32, 32], dtype=pl.FP32, value=0.5)\n"
+      "        t = pl.tile.slice(b, [3, 24], [0, 0])\n"
+      "        for i, (c,) in pl.range(n, init_values=(t,)):\n"
+      "            d = pl.tile.adds(c, 1.0)\n"
+      "            r = pl.yield_(d)\n"
+      "        v = pl.tile.set_validshape(r, 1, 8)\n"
+      "        s = pl.tile.slice(r, [1, 8], [1, 8])\n"
+      "        o = pl.tile.store(s, [0, 0], out)\n"
+      "        o2 = pl.tile.store(v, [8, 0], o)\n"
+      "        return o2\n");
+  std::smatch copy;
+  ASSERT_TRUE(std::regex_search(out, copy, std::regex(R"(t_in: pl.Tile\[\[3, 24\], pl.FP32, pl.MemRef\((mem_vec_\d+), 0, 288\))")))
+      << out;
+  const std::string root = copy[1];
+  EXPECT_NE(out.find("v: pl.Tile[[3, 24], pl.FP32, pl.MemRef(" + root + ", 0, 288)"), std::string::npos) << out;
+  EXPECT_NE(out.find("s: pl.Tile[[1, 8], pl.FP32, pl.MemRef(" + root + ", 128, 32)"), std::string::npos) << out;
+}
+
+// A3 refused onto a window bound to the carry through a branch result: both arms yield the slice
+// `t` (one exact window, B1), the loop carries it without an entry copy, and `abs` of the carry
+// would write the slice's storage, which VerifyTileStorage sees as the slice's identity ([L9];
+// 2026-12-02, seed 20). In a selected kernel the arms copy the window instead (the Buffer path
+// yields no window, S19).
+TEST(MaterializeSemanticAliases, NoRetargetOntoAWindowABranchResultCarries) {
+  const std::string body =
+      "        b = pl.tile.full([16, 32], dtype=pl.FP32, value=1.0)\n"
+      "        t = pl.tile.slice(b, [16, 32], [0, 0])\n"
+      "        if n > 0:\n"
+      "            r = pl.yield_(t)\n"
+      "        else:\n"
+      "            r = pl.yield_(t)\n"
+      "        for i, (c,) in pl.range(1, init_values=(r,)):\n"
+      "            d = pl.tile.abs(c)\n"
+      "            e = pl.yield_(d)\n"
+      "        o = pl.tile.store(e, [0, 0], out)\n"
+      "        return o\n";
+  const std::string onTile = afterMsaOnTile(body);
+  EXPECT_NE(onTile.find("e = pl.yield_(c_next)"), std::string::npos) << onTile;
+  EXPECT_NE(onTile.find("r = pl.yield_(t)"), std::string::npos) << onTile;
+  const std::string selected = afterMsa(body);
+  EXPECT_NE(selected.find("buffer_ir_selected=True"), std::string::npos) << selected;
+  EXPECT_EQ(selected.find("r = pl.yield_(t)"), std::string::npos) << selected;
 }
 
 // L2: an observable input is copied before the loop, so zero trips still see it.

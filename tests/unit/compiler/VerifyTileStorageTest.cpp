@@ -159,6 +159,34 @@ TEST(VerifyTileStorage, AcceptsARelabelOfARuntimeOffsetWindowOnEitherPathP14) {
     EXPECT_EQ(problems(planned(body, selected)), (Messages{})) << "buffer_ir_selected=" << selected;
 }
 
+// Fuzz campaign of 2026-12-02, seed 5, case 899 (out of contract, Tile path): an If yields a slice
+// at a runtime offset, so its result (no MemRef of its own) is that window at run time, and a view
+// of the result is placed at run time too; a view of a result whose arms are all static is not.
+TEST(VerifyTileStorage, AcceptsAViewOfABranchResultOneOfWhoseArmsIsARuntimeWindowP14) {
+  const std::string body =
+      "        m0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=0)\n"
+      "        m1: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256, addr=2048)\n"
+      "        x: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m0, 0, 2048), pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 32])\n"
+      "        y: pl.Tile[[2, 32], pl.FP32, pl.MemRef(m1, 2048, 256), pl.Mem.Vec] = pl.tile.load(a, [0, 0], [2, 32])\n"
+      "        s: pl.Tile[[2, 32], pl.FP32, pl.MemRef(m0, -1, 256), pl.Mem.Vec] = pl.tile.slice(x, [2, 32], [n, 0])\n"
+      "        if n > 0:\n"
+      "            r = pl.yield_(ARM)\n"
+      "        else:\n"
+      "            r = pl.yield_(y)\n"
+      "        v: pl.Tile[[2, 32], pl.FP32, pl.MemRef(m0, -1, 256), pl.Mem.Vec, pl.TileView(valid_shape=[1, 32])] = "
+      "pl.tile.set_validshape(r, 1, 32)\n"
+      "        o = pl.tile.store(v, [0, 0], out)\n        return o\n";
+  auto withArm = [&](const std::string& arm) {
+    std::string b = body;
+    b.replace(b.find("ARM"), 3, arm);
+    return planned(b, "False");
+  };
+  EXPECT_EQ(problems(withArm("s")), (Messages{}));
+  EXPECT_EQ(problems(withArm("y")),
+            (Messages{"VerifyTileStorage [P14]: 'v' has a runtime MemRef offset; only a slice window (or a view of "
+                      "one) may be placed at run time"}));
+}
+
 constexpr const char* kOneRoot =
     "        m0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048ADDR)\n"
     "        x: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m0, OFF, 2048), pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 32])\n"
