@@ -566,9 +566,26 @@ class Materializer {
   /// windows, seed 20; docs/lowering.md). Where that copy is impossible (not Vec, M14) the result
   /// keeps the storage on entry and VerifyTileStorage stays the net.
   bool keepsStorageOnEntry(const Binder& r, const Expr& tv, const Expr& ev) const {
-    if (wholeAllocation(tv.slot, r.type) && wholeAllocation(ev.slot, r.type)) return true;
     for (const Expr* v : {&tv, &ev})
       if (r.type.space != MemSpace::Vec || !sameTypeIgnoringStorage(moveType(v->type), r.type)) return true;
+    if (!wholeAllocation(tv.slot, r.type) || !wholeAllocation(ev.slot, r.type)) return false;
+    // InitMemRef runs an in-place op on the result only when its arms share one storage. An entry
+    // copy of a loop in one arm may have moved that arm's value since: the op would then write the
+    // storage the then arm names while the else arm's value is elsewhere, and start from a copy of
+    // its valid region only (10-minute campaign of 2026-12-02, seed 22).
+    const std::optional<MemRef> te = exactOf(tv.slot), ee = exactOf(ev.slot);
+    return !(te && ee && !(*te == *ee) && updatedInPlace(r.slot));
+  }
+
+  /// Whether an in-place op writes the storage of `slot` (through views), following its input.
+  bool updatedInPlace(int slot) const {
+    for (const TileValue& v : facts_.values()) {
+      if (v.kind != ValueKind::InPlace || !v.type.memref || v.type.memref != facts_.staticMemRef(v.source)) continue;
+      for (const TileValue* in = facts_.value(v.source); in; in = facts_.value(in->source)) {
+        if (in->slot == slot) return true;
+        if (in->kind != ValueKind::View && in->kind != ValueKind::InPlace) break;
+      }
+    }
     return false;
   }
 

@@ -41,7 +41,10 @@ Binder binder(const std::string& n) {
 
 bool KernelGenerator::carryable(const TileVal& v, bool viewsToo) const {
   // S19: windows and relabels do not cross regions; V5: neither does dynamic valid state.
-  return usable(v) && v.space() == MemSpace::Vec && !v.runtimeValid && (v.origin == Origin::Own || viewsToo);
+  // Views crossing an If (outside the contract) only in the layout a move can copy (M14), so the
+  // result, a tile of its own to the generator, can be carried and copied like one.
+  return usable(v) && v.space() == MemSpace::Vec && !v.runtimeValid &&
+         (v.origin == Origin::Own || (viewsToo && plainLayout(v)));
 }
 
 std::vector<TileVal> KernelGenerator::pickCarryInits(int maxCount, bool viewsToo) {

@@ -13,9 +13,6 @@ namespace {
 /// clamping both operands to it keeps every product, sum and quotient small.
 constexpr double kClamp = 8.0;
 
-/// The layout a fresh Vec tile of this shape has, so views with other layouts are recognised.
-bool plainLayout(const TileVal& v) { return !v.type.layout.boxed() && v.type.layout.blayout == TileLayout::row_major; }
-
 Interval inputRange(DType dt) {
   if (dt == DType::INT8) return Interval::of(-128, 127);
   return Interval::of(-1.0, 1.0);  // floats; integers ignore ranges (they wrap)

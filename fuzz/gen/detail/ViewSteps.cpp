@@ -15,8 +15,6 @@ namespace {
 
 int64_t unitOf(DType dt) { return 32 / dtypeSize(dt); }
 
-bool plainLayout(const TileVal& v) { return !v.type.layout.boxed() && v.type.layout.blayout == TileLayout::row_major; }
-
 /// The mask a window of `src` has in every run: the intersection over every offset pair.
 Mask windowMask(const Mask& src, int64_t rows, int64_t cols, int64_t r0lo, int64_t r0hi, int64_t c0lo, int64_t c0hi) {
   if (src.full()) return Mask::all(rows, cols);

@@ -360,6 +360,39 @@ TEST(MaterializeSemanticAliases, NoRetargetOntoAWindowABranchResultCarries) {
   EXPECT_EQ(selected.find("r = pl.yield_(t)"), std::string::npos) << selected;
 }
 
+// InitMemRef ran the assemble in place on `r`, whose arms were both `x`'s storage then; the entry
+// copy the loop in the then arm needs (the else arm's yield reads `x`) moves that arm, so the arms
+// meet in a root of their own, which the assemble updates (10-minute campaign of 2026-12-02, seed
+// 22: kept on entry, the assemble started from a valid-region copy when the else arm ran, and a
+// growing setter read poison). Without the in-place update the result keeps the storage on entry.
+TEST(MaterializeSemanticAliases, ABranchResultUpdatedInPlaceWhoseArmsPartGetsARootOfItsOwn) {
+  const std::string body =
+      "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+      "        if n > 0:\n"
+      "            for i, (c,) in pl.range(2, init_values=(x,)):\n"
+      "                c1 = pl.yield_(c)\n"
+      "            r = pl.yield_(c1)\n"
+      "        else:\n"
+      "            r = pl.yield_(x)\n"
+      "        v = pl.tile.set_validshape(r, 1, 2)\n"
+      "        s = pl.tile.full([1, 8], dtype=pl.FP32, value=1.0)\n"
+      "        g = USE\n"
+      "        w = pl.tile.set_validshape(g, 2, 1)\n"
+      "        o = pl.tile.store(w, [0, 0], out)\n"
+      "        return o\n";
+  auto with = [&](const std::string& use) {
+    std::string b = body;
+    b.replace(b.find("USE"), 3, use);
+    return afterMsaOnTile(b);
+  };
+  const std::string updated = with("pl.tile.assemble(v, s, [0, 0])");
+  EXPECT_NE(updated.find("x_in"), std::string::npos) << updated;
+  EXPECT_NE(updated.find("r = pl.yield_(r_next)"), std::string::npos) << updated;
+  const std::string read = with("pl.tile.add(v, v)");
+  EXPECT_NE(read.find("x_in"), std::string::npos) << read;
+  EXPECT_EQ(read.find("r_next"), std::string::npos) << read;
+}
+
 // L2: an observable input is copied before the loop, so zero trips still see it.
 TEST(MaterializeSemanticAliases, EntryCopyPrecedesTheLoop) {
   std::string out = afterMsa(
