@@ -548,7 +548,7 @@ class Materializer {
     if (before.empty()) state_.plan.beforeStmt.erase(&y);
   }
 
-  // ---- branches (B1-B5, selected kernels) ----
+  // ---- branches (B1-B5: selected kernels, and Tile-path results where C13 cannot hold) ----
 
   /// Whether `slot` is, whichever arm or trip bound it, a whole allocation of `t`'s size.
   bool wholeAllocation(int slot, const Type& t) const {
