@@ -41,27 +41,6 @@ Extent plus(const Extent& a, const Extent& b) {
   return Extent::dynamic();
 }
 
-/// Element offset of (r, c) in a frame of type `t`: ND/DN, or boxed with the box order given by
-/// blayout and the order inside a box by slayout.
-int64_t elementOffset(const Type& t, int64_t r, int64_t c) {
-  const int64_t rows = t.rows(), cols = t.cols();
-  if (!t.layout.boxed()) return t.layout.blayout == TileLayout::col_major ? c * rows + r : r * cols + c;
-  const int64_t inner = t.layout.fractal / dtypeSize(t.dtype) / 16;
-  const bool rowMajorBox = t.layout.slayout == TileLayout::row_major;
-  const int64_t boxRows = rowMajorBox ? 16 : inner, boxCols = rowMajorBox ? inner : 16;
-  const int64_t sr = r / boxRows, ir = r % boxRows, sc = c / boxCols, ic = c % boxCols;
-  const int64_t box = t.layout.blayout == TileLayout::col_major ? sc * (rows / boxRows) + sr : sr * (cols / boxCols) + sc;
-  const int64_t within = rowMajorBox ? ir * boxCols + ic : ic * boxRows + ir;
-  return box * boxRows * boxCols + within;
-}
-
-/// Bytes from the first to one past the last byte of an [h, w] window at (r, c) of the frame. The
-/// addressing of every layout grows with r and with c, so the window's corners bound it.
-int64_t windowSpan(const Type& frame, int64_t r, int64_t c, int64_t h, int64_t w) {
-  const int64_t es = dtypeSize(frame.dtype);
-  return (elementOffset(frame, r + h - 1, c + w - 1) - elementOffset(frame, r, c)) * es + es;
-}
-
 bool intersects(const std::vector<int>& a, const std::vector<int>& b) {
   for (int x : a)
     if (std::binary_search(b.begin(), b.end(), x)) return true;

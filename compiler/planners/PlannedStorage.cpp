@@ -124,6 +124,23 @@ int64_t alignUp(int64_t value, int64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
 
+int64_t elementOffset(const Type& t, int64_t r, int64_t c) {
+  const int64_t rows = t.rows(), cols = t.cols();
+  if (!t.layout.boxed()) return t.layout.blayout == TileLayout::col_major ? c * rows + r : r * cols + c;
+  const int64_t inner = t.layout.fractal / dtypeSize(t.dtype) / 16;
+  const bool rowMajorBox = t.layout.slayout == TileLayout::row_major;
+  const int64_t boxRows = rowMajorBox ? 16 : inner, boxCols = rowMajorBox ? inner : 16;
+  const int64_t sr = r / boxRows, ir = r % boxRows, sc = c / boxCols, ic = c % boxCols;
+  const int64_t box = t.layout.blayout == TileLayout::col_major ? sc * (rows / boxRows) + sr : sr * (cols / boxCols) + sc;
+  const int64_t within = rowMajorBox ? ir * boxCols + ic : ic * boxRows + ir;
+  return box * boxRows * boxCols + within;
+}
+
+int64_t windowSpan(const Type& frame, int64_t r, int64_t c, int64_t h, int64_t w) {
+  const int64_t es = dtypeSize(frame.dtype);
+  return (elementOffset(frame, r + h - 1, c + w - 1) - elementOffset(frame, r, c)) * es + es;
+}
+
 int64_t boxBytes(const Type& t) { return t.layout.boxed() ? t.layout.fractal : 0; }
 
 int64_t storageAlignment(const std::vector<const Type*>& tiles, const Target& target) {

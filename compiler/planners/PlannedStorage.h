@@ -43,6 +43,12 @@ void setRootPlacement(Function& fn, const std::string& name, std::optional<int64
 StmtPtr makeRootStatement(const std::string& name, MemSpace space, int64_t size, SourceLoc loc);
 
 int64_t alignUp(int64_t value, int64_t alignment);
+/// Element offset of (r, c) in a frame of type `t`: ND/DN, or boxed with the box order given by
+/// blayout and the order inside a box by slayout.
+int64_t elementOffset(const Type& t, int64_t r, int64_t c);
+/// Bytes from the first to one past the last byte of an [h, w] window at (r, c) of the frame. The
+/// addressing of every layout grows with r and with c, so the window's corners bound it.
+int64_t windowSpan(const Type& frame, int64_t r, int64_t c, int64_t h, int64_t w);
 /// Bytes of one fractal box of a boxed layout (its `fractal`), 0 for unboxed layouts.
 int64_t boxBytes(const Type& t);
 /// The base alignment storage holding `tiles` needs: 32 bytes, or the largest fractal box among

@@ -257,13 +257,16 @@ class Materializer {
     if (!slice || !source || now.size == before.size || now.size != tileBytes(source->type) ||
         source->type.layout.boxed() || source->type.layout.blayout != TileLayout::row_major)
       return rebaseView(annotation, before, now);
+    // The source is now a dense tile of its own type: the slice is addressed in that frame, as
+    // InitMemRef addresses one (a runtime offset keeps only the span).
     const Expr& offset = *v.call->arg("offset");
-    const int64_t es = dtypeSize(v.type.dtype), pitch = source->type.cols();
-    MemRef out{now.base, Extent::dynamic(), ((v.type.rows() - 1) * pitch + v.type.cols()) * es};
     const Expr& r = *offset.args[0];
     const Expr& c = *offset.args[1];
-    if (now.offset.isConst() && r.kind == Expr::Kind::IntLit && c.kind == Expr::Kind::IntLit)
-      out.offset = Extent::constant(now.offset.value + (r.intValue * pitch + c.intValue) * es);
+    const bool known = now.offset.isConst() && r.kind == Expr::Kind::IntLit && c.kind == Expr::Kind::IntLit;
+    const int64_t row = known ? r.intValue : 0, col = known ? c.intValue : 0;
+    MemRef out{now.base, Extent::dynamic(), windowSpan(source->type, row, col, v.type.rows(), v.type.cols())};
+    if (known)
+      out.offset = Extent::constant(now.offset.value + elementOffset(source->type, row, col) * dtypeSize(source->type.dtype));
     return out;
   }
 
