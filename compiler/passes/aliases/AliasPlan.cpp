@@ -107,6 +107,15 @@ class Materializer {
 
  private:
   /// Everything a rejected loop of an unselected kernel rolls back.
+  /// Where a view of a moved source sits once the move made the source a dense tile of its own:
+  /// window (row, col) of the dense `frame` (the moved value's type); `known` when every offset on
+  /// the way is a literal.
+  struct Reframe {
+    Type frame;
+    int64_t row = 0, col = 0;
+    bool known = true;
+  };
+
   struct State {
     std::map<int, MemRef> nominal;               // the MemRef the text names for a value
     std::map<int, std::optional<MemRef>> exact;  // its storage when it is one known window
@@ -116,6 +125,7 @@ class Materializer {
     std::set<std::string> used;
     std::set<std::string> pinned;  // roots chosen as a carry's or branch result's storage
     std::set<int> wholeOnEveryArm;  // Tile-path branch results kept on entry whose arms are whole allocations
+    std::map<int, Reframe> reframed;  // views placed in a moved source's dense frame (viewAfterMove)
     int nextRoot = 0;
     AliasPlan plan;
   };
@@ -229,7 +239,9 @@ class Materializer {
       const std::optional<MemRef> before = facts_.staticMemRef(source);
       if (!before || !state_.nominal.count(source)) return define(v.slot, own, std::nullopt);
       std::optional<MemRef> exact = exactOf(source);
-      auto moved = [&](const MemRef& now) { return viewAfterMove(v, own, *before, now); };
+      const std::optional<Reframe> frame = reframeAfterMove(v, own, *before, state_.nominal.at(source));
+      if (frame) state_.reframed[v.slot] = *frame;
+      auto moved = [&](const MemRef& now) { return viewAfterMove(v, own, *before, now, frame); };
       define(v.slot, moved(state_.nominal.at(source)), exact ? std::optional<MemRef>(moved(*exact)) : std::nullopt);
     };
     switch (v.kind) {
@@ -243,30 +255,56 @@ class Materializer {
     }
   }
 
-  /// The MemRef of view `v` (annotated `annotation`) once its source moved from `before` to `now`.
-  /// A view sharing its source's MemRef (a setter, a rename, a relabel) shares the new one. A slice
-  /// keeps its place relative to the source (A20), unless the move changed the source's row pitch:
-  /// a carry bound to a window of a wider tile (pitch 32 for 24 columns, say) whose entry copy is a
-  /// dense tile of its own. The slice is then where the dense source's pitch puts it (the planned
-  /// run's placement, semantics.md §3); keeping the window's span left it outside the copy's root
-  /// (VerifyTileStorage [P14]; 2026-12-02, seed 20).
-  MemRef viewAfterMove(const TileValue& v, const MemRef& annotation, const MemRef& before, const MemRef& now) const {
-    if (annotation == before) return now;
+  /// Whether view `v` (annotated `annotation`) of a source that moved from `before` to `now` is placed
+  /// in a dense frame the move made, and where. A slice keeps its place relative to the source (A20)
+  /// unless the move changed the source's row pitch: a carry bound to a window of a wider tile
+  /// (pitch 32 for 24 columns, say) whose entry copy is a dense tile of its own. The slice is then
+  /// where the dense source's pitch puts it (the planned run's placement, semantics.md §3); keeping
+  /// the window's span left it outside the copy's root (VerifyTileStorage [P14]; 2026-12-02, seed 20).
+  /// So is a slice of such a slice, at the sum of their offsets in the same frame (P18; seed 27).
+  std::optional<Reframe> reframeAfterMove(const TileValue& v, const MemRef& annotation, const MemRef& before,
+                                          const MemRef& now) const {
+    auto inherited = state_.reframed.find(v.source);
+    if (annotation == before) {  // a setter, a rename, a relabel: the source's own placement
+      if (inherited == state_.reframed.end()) return std::nullopt;
+      return inherited->second;
+    }
     const TileValue* source = facts_.value(v.source);
     const bool slice = v.call && v.call->kind == Expr::Kind::Call && opInfo(v.call->op).family == OpFamily::Slice;
-    if (!slice || !source || now.size == before.size || now.size != tileBytes(source->type) ||
-        source->type.layout.boxed() || source->type.layout.blayout != TileLayout::row_major)
-      return rebaseView(annotation, before, now);
-    // The source is now a dense tile of its own type: the slice is addressed in that frame, as
-    // InitMemRef addresses one (a runtime offset keeps only the span).
+    if (!slice || !source) return std::nullopt;
     const Expr& offset = *v.call->arg("offset");
     const Expr& r = *offset.args[0];
     const Expr& c = *offset.args[1];
-    const bool known = now.offset.isConst() && r.kind == Expr::Kind::IntLit && c.kind == Expr::Kind::IntLit;
-    const int64_t row = known ? r.intValue : 0, col = known ? c.intValue : 0;
-    MemRef out{now.base, Extent::dynamic(), windowSpan(source->type, row, col, v.type.rows(), v.type.cols())};
-    if (known)
-      out.offset = Extent::constant(now.offset.value + elementOffset(source->type, row, col) * dtypeSize(source->type.dtype));
+    const bool literal = r.kind == Expr::Kind::IntLit && c.kind == Expr::Kind::IntLit;
+    const int64_t row = literal ? r.intValue : 0, col = literal ? c.intValue : 0;
+    if (inherited != state_.reframed.end()) {
+      const Reframe& f = inherited->second;
+      return Reframe{f.frame, f.row + row, f.col + col, f.known && literal};
+    }
+    if (now.size == before.size || now.size != tileBytes(source->type) || source->type.layout.boxed() ||
+        source->type.layout.blayout != TileLayout::row_major)
+      return std::nullopt;
+    return Reframe{source->type, row, col, literal};
+  }
+
+  /// The MemRef of view `v` once its source moved from `before` to `now` (`frame`: reframeAfterMove).
+  /// A view sharing its source's MemRef shares the new one; a reframed slice is addressed in its
+  /// frame as InitMemRef addresses one (a runtime offset keeps only the span); any other view keeps
+  /// its place relative to the source.
+  MemRef viewAfterMove(const TileValue& v, const MemRef& annotation, const MemRef& before, const MemRef& now,
+                       const std::optional<Reframe>& frame) const {
+    if (annotation == before) return now;
+    if (!frame) return rebaseView(annotation, before, now);
+    const Type& t = frame->frame;
+    const int64_t bytes = dtypeSize(t.dtype);
+    // `now` is the source's place: the frame's start lies the source's own offset in it before.
+    auto inherited = state_.reframed.find(v.source);
+    const int64_t sourceAt =
+        inherited == state_.reframed.end() ? 0 : elementOffset(t, inherited->second.row, inherited->second.col) * bytes;
+    const bool known = frame->known && now.offset.isConst();
+    const int64_t row = known ? frame->row : 0, col = known ? frame->col : 0;
+    MemRef out{now.base, Extent::dynamic(), windowSpan(t, row, col, v.type.rows(), v.type.cols())};
+    if (known) out.offset = Extent::constant(now.offset.value - sourceAt + elementOffset(t, row, col) * bytes);
     return out;
   }
 

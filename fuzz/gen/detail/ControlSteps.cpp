@@ -47,6 +47,17 @@ bool KernelGenerator::carryable(const TileVal& v, bool viewsToo) const {
          (v.origin == Origin::Own || (viewsToo && plainLayout(v)));
 }
 
+bool KernelGenerator::viewCarriesAllowed() { return !inContract_ && choose_.chance(50); }
+
+TileVal KernelGenerator::carryOf(const TileVal& init) const {
+  // A carry is a value of its own at the Tile level whatever storage its init or yields name.
+  // Its pitch stays the init's: the generator reads pitches only to keep kernels inside the
+  // contract (W7, P11), and a kernel carrying views has left it.
+  TileVal c = init;
+  if (c.isView()) c.origin = Origin::Own;
+  return c;
+}
+
 std::vector<TileVal> KernelGenerator::pickCarryInits(int maxCount, bool viewsToo) {
   std::vector<TileVal> inits;
   const int64_t n = choose_.between(0, maxCount);
@@ -144,7 +155,7 @@ int KernelGenerator::stepIf(int budget) {
   // another pitch than the then arm's value that its MemRef names (C13), and InitMemRef must plan
   // the result's views, relabels and in-place updates for every arm (docs/lowering.md). Inside the
   // contract yields stay own allocations (S19).
-  const bool viewsToo = !inContract_ && choose_.chance(50);
+  const bool viewsToo = viewCarriesAllowed();
   const std::vector<TileVal> templates = pickCarryInits(2, viewsToo);
   // An optional scalar result: 1 = FP32, 2 = INDEX usable as a later loop count or offset.
   const size_t scalarKind = choose_.chance(30) ? 1 + choose_.below(2) : 0;
@@ -247,7 +258,8 @@ int KernelGenerator::stepFor(int budget) {
   IndexExpr count = loopCount();
   const int64_t trips = count.hi;
   const size_t form = choose_.weighted({4, 1, 1, outOfContractAllowed() ? 1 : 0});
-  const std::vector<TileVal> inits = pickCarryInits(3);
+  const bool viewsToo = viewCarriesAllowed();
+  const std::vector<TileVal> inits = pickCarryInits(3, viewsToo);
   const bool fpCarry = has(Feature::TileScalar) && choose_.chance(25);
   const bool counter = choose_.chance(20);
   const int64_t tensor = pickOutTensor(25);
@@ -295,7 +307,7 @@ int KernelGenerator::stepFor(int budget) {
 
   std::vector<TileVal> carries;
   for (const TileVal& init : inits) {
-    TileVal c = init;
+    TileVal c = carryOf(init);
     c.name = fresh("c");
     if (isFloat(c.dtype())) c.range = carryRange(init);
     c.storage = newStorage();
@@ -339,7 +351,7 @@ int KernelGenerator::stepFor(int budget) {
   const int used = genBlock(bodyBudget);
 
   std::vector<ExprPtr> values;
-  for (const TileVal& c : carries) values.push_back(name(pickYield(c, true).name));
+  for (const TileVal& c : carries) values.push_back(name(pickYield(c, true, viewsToo).name));
   if (fpCarry) {
     // s + d with |d| <= 1, or s * 0.5: within the assumed range for any trip count.
     const size_t how = choose_.below(3);
@@ -379,7 +391,8 @@ int KernelGenerator::stepFor(int budget) {
 int KernelGenerator::stepWhile(int budget) {
   IndexExpr bound = loopCount();
   const int64_t trips = bound.hi;
-  const std::vector<TileVal> inits = pickCarryInits(2);
+  const bool viewsToo = viewCarriesAllowed();
+  const std::vector<TileVal> inits = pickCarryInits(2, viewsToo);
   const int64_t tensor = pickOutTensor(25);
   const int bodyBudget = static_cast<int>(choose_.between(1, std::max(1, std::min(budget - 1, 6))));
 
@@ -387,7 +400,7 @@ int KernelGenerator::stepWhile(int budget) {
   WhileStmt& w = *loop;
   std::vector<TileVal> carries;
   for (const TileVal& init : inits) {
-    TileVal c = init;
+    TileVal c = carryOf(init);
     c.name = fresh("c");
     if (isFloat(c.dtype())) c.range = carryRange(init);
     c.storage = newStorage();
@@ -424,7 +437,7 @@ int KernelGenerator::stepWhile(int budget) {
   const int used = genBlock(bodyBudget);
 
   std::vector<ExprPtr> values;
-  for (const TileVal& c : carries) values.push_back(name(pickYield(c, true).name));
+  for (const TileVal& c : carries) values.push_back(name(pickYield(c, true, viewsToo).name));
   if (tensor >= 0) values.push_back(name(currentTensorName(static_cast<size_t>(tensor))));
   values.push_back(name(emitAssign("k", add(name(k), intLit(1)))));
   std::vector<std::string> targets;

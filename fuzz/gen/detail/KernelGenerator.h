@@ -230,12 +230,18 @@ class KernelGenerator {
   /// Tiles an enclosing region may carry or yield (own storage, static valid, defined); with
   /// `viewsToo`, windows and relabels as well.
   bool carryable(const TileVal& v, bool viewsToo = false) const;
+  /// Whether a region may carry or yield windows and relabels: half the time once the kernel is
+  /// outside the contract (S19 keeps them out of an in-contract kernel's regions). Draws nothing
+  /// for an in-contract kernel.
+  bool viewCarriesAllowed();
+  /// The loop carry an init starts (a value of its own, named by the caller).
+  TileVal carryOf(const TileVal& init) const;
   /// Loop carries drawn from values in scope (swaps: repeated types; fanout: repeated values).
   std::vector<TileVal> pickCarryInits(int maxCount, bool viewsToo = false);
   /// The value a region yields for a slot shaped like `want` (the carry or the if's outside
   /// value, itself always eligible): same type; for a loop carry also a mask containing the
   /// carry's and a range inside it, emitting a clamp guard when that makes a recent value fit.
-  /// `viewsToo`: an if arm of a kernel already outside the contract may yield a window or relabel.
+  /// `viewsToo`: a region of a kernel already outside the contract may yield a window or relabel.
   TileVal pickYield(const TileVal& want, bool loopCarry, bool viewsToo = false);
   /// A loop-count expression in [lo, hi] over every run, with hi <= maxLoopTrips.
   IndexExpr loopCount();

@@ -334,6 +334,37 @@ TEST(MaterializeSemanticAliases, ViewsOfAWindowCarryFollowItsDenseEntryCopy) {
   EXPECT_NE(out.find("s: pl.Tile[[1, 8], pl.FP32, pl.MemRef(" + root + ", 128, 32)"), std::string::npos) << out;
 }
 
+// A slice of such a slice (directly, and through a setter) sits in the same dense frame at the sum of
+// the offsets: the inner slice kept its place relative to the outer one at the window's pitch, 32
+// elements a row, and left the outer slice's MemRef (VerifyTileStorage [P18] under every planner;
+// 5-minute campaign of 2026-12-02, seed 27, once loops of kernels outside the contract carried windows).
+TEST(MaterializeSemanticAliases, SlicesOfSlicesOfAWindowCarryFollowItsDenseEntryCopy) {
+  const std::string out = afterMsaOnTile(
+      "        b = pl.tile.full([32, 32], dtype=pl.FP32, value=0.5)\n"
+      "        t = pl.tile.slice(b, [3, 24], [0, 0])\n"
+      "        for i, (c,) in pl.range(n, init_values=(t,)):\n"
+      "            d = pl.tile.adds(c, 1.0)\n"
+      "            r = pl.yield_(d)\n"
+      "        s = pl.tile.slice(r, [3, 16], [0, 8])\n"
+      "        s2 = pl.tile.slice(s, [1, 8], [2, 8])\n"
+      "        v = pl.tile.set_validshape(s, 2, 8)\n"
+      "        s3 = pl.tile.slice(v, [2, 8], [1, 0])\n"
+      "        o = pl.tile.store(s2, [0, 0], out)\n"
+      "        o2 = pl.tile.store(s3, [8, 0], o)\n"
+      "        return o2\n");
+  std::smatch copy;
+  ASSERT_TRUE(std::regex_search(out, copy, std::regex(R"(t_in: pl.Tile\[\[3, 24\], pl.FP32, pl.MemRef\((mem_vec_\d+), 0, 288\))")))
+      << out;
+  const std::string root = copy[1];
+  // s at (0, 8) of the dense [3, 24] copy: 32 bytes in, 2 rows of 96 bytes and 16 elements.
+  EXPECT_NE(out.find("s: pl.Tile[[3, 16], pl.FP32, pl.MemRef(" + root + ", 32, 256)"), std::string::npos) << out;
+  // s2 at (2, 16) of the copy: 2 * 96 + 16 * 4 = 256.
+  EXPECT_NE(out.find("s2: pl.Tile[[1, 8], pl.FP32, pl.MemRef(" + root + ", 256, 32)"), std::string::npos) << out;
+  EXPECT_NE(out.find("v: pl.Tile[[3, 16], pl.FP32, pl.MemRef(" + root + ", 32, 256)"), std::string::npos) << out;
+  // s3 at (1, 8) of the copy: 96 + 32 = 128, two rows of 8 at pitch 24: 96 + 32 bytes.
+  EXPECT_NE(out.find("s3: pl.Tile[[2, 8], pl.FP32, pl.MemRef(" + root + ", 128, 128)"), std::string::npos) << out;
+}
+
 // A3 refused onto a window bound to the carry through a branch result: both arms yield the slice
 // `t` (one exact window, B1), the loop carries it without an entry copy, and `abs` of the carry
 // would write the slice's storage, which VerifyTileStorage sees as the slice's identity ([L9];

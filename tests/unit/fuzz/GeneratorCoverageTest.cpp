@@ -4,6 +4,8 @@
 // assembles of partially valid source windows into fully valid targets are common.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <functional>
 #include <map>
 #include <string>
 
@@ -23,29 +25,66 @@ struct Coverage {
   int maxNesting = 0;
   int inContract = 0, outOfContract = 0, multiBlock = 0;
   int withAssemble = 0, partialWindowAssembled = 0;  // programs with the assemble feature, and the shape
-  int viewYields = 0;  // programs whose If arms yield a window or a relabel
+  int viewYields = 0;   // programs whose If arms yield a window or a relabel
+  int viewCarries = 0;  // programs whose loops carry a window or a relabel
 };
 
-/// True when a yield of `p` names a window or a relabel: only an If arm of a kernel already outside
-/// the contract yields one, so the If result names another storage (or pitch) per arm.
-bool yieldsAView(const Program& p) {
+/// Where the regions of a program meet views (windows and relabels): only a kernel already outside
+/// the contract has them, and each makes a region's value name another storage (or pitch) per
+/// arm or per trip.
+struct ViewCrossings {
+  bool ifYield = false;    // an If arm yields a view
+  bool loopCarry = false;  // a For or While starts a carry from a view or yields one back
+};
+
+ViewCrossings viewCrossings(const Program& p) {
   std::set<std::string> views;
-  bool found = false;
   walkProgram(
       p,
       [&](const Stmt& s) {
-        if (s.kind == Stmt::Kind::Assign) {
-          const auto& a = s.as<AssignStmt>();
-          const bool call = a.value->kind == Expr::Kind::Call;
-          if (call && (a.value->op == Opcode::TileSlice || a.value->op == Opcode::TileReshape ||
-                       a.value->op == Opcode::TileTransposeView))
-            views.insert(a.target.name);
-        }
-        if (s.kind == Stmt::Kind::Yield)
-          for (const ExprPtr& v : s.as<YieldStmt>().values)
-            found = found || (v->kind == Expr::Kind::Name && views.count(v->name) != 0);
+        if (s.kind != Stmt::Kind::Assign) return;
+        const auto& a = s.as<AssignStmt>();
+        const bool call = a.value->kind == Expr::Kind::Call;
+        if (call && (a.value->op == Opcode::TileSlice || a.value->op == Opcode::TileReshape ||
+                     a.value->op == Opcode::TileTransposeView))
+          views.insert(a.target.name);
       },
       [](const Expr&) {});
+  auto namesView = [&](const std::vector<ExprPtr>& values) {
+    return std::any_of(values.begin(), values.end(),
+                       [&](const ExprPtr& v) { return v->kind == Expr::Kind::Name && views.count(v->name) != 0; });
+  };
+  auto yieldsView = [&](const Block& body) {
+    return !body.empty() && body.back()->kind == Stmt::Kind::Yield && namesView(body.back()->as<YieldStmt>().values);
+  };
+  ViewCrossings found;
+  std::function<void(const Block&)> walk = [&](const Block& block) {
+    for (const StmtPtr& s : block) {
+      switch (s->kind) {
+        case Stmt::Kind::If: {
+          const auto& i = s->as<IfStmt>();
+          found.ifYield = found.ifYield || yieldsView(i.thenBody) || yieldsView(i.elseBody);
+          walk(i.thenBody);
+          walk(i.elseBody);
+          break;
+        }
+        case Stmt::Kind::For: {
+          const auto& f = s->as<ForStmt>();
+          found.loopCarry = found.loopCarry || namesView(f.inits) || yieldsView(f.body);
+          walk(f.body);
+          break;
+        }
+        case Stmt::Kind::While: {
+          const auto& w = s->as<WhileStmt>();
+          found.loopCarry = found.loopCarry || namesView(w.inits) || yieldsView(w.body);
+          walk(w.body);
+          break;
+        }
+        default: break;
+      }
+    }
+  };
+  for (const Function& f : p.functions) walk(f.body);
   return found;
 }
 
@@ -106,7 +145,9 @@ const Coverage& coverage() {
       cov.maxNesting = std::max(cov.maxNesting, stats.maxNesting);
       ++(g.inContract ? cov.inContract : cov.outOfContract);
       if (g.blockNum > 1) ++cov.multiBlock;
-      if (yieldsAView(g.program)) ++cov.viewYields;
+      const ViewCrossings crossings = viewCrossings(g.program);
+      if (crossings.ifYield) ++cov.viewYields;
+      if (crossings.loopCarry) ++cov.viewCarries;
       if (g.features.has(Feature::Assemble)) {
         ++cov.withAssemble;
         Program p = g.program.clone();
@@ -157,6 +198,15 @@ TEST(GeneratorCoverage, IfArmsOfKernelsOutsideTheContractYieldWindowsAndRelabels
   // InitMemRef's per-arm planning (docs/lowering.md, in-place ops and relabels of branch results).
   std::printf("[ if ] an arm yields a window or relabel: %d of 2000 programs\n", coverage().viewYields);
   EXPECT_GE(coverage().viewYields, 20);
+}
+
+TEST(GeneratorCoverage, LoopsOfKernelsOutsideTheContractCarryWindowsAndRelabels) {
+  // On the Tile path a carry names its init's storage and each trip's yield must land there, or
+  // the planners retarget the yield (MaterializeSemanticAliases' entry copies and transfers,
+  // docs/lowering.md): windows of other pitches and relabels are what those copies must handle.
+  std::printf("[ loop ] a carry starts from or yields a window or relabel: %d of 2000 programs\n",
+              coverage().viewCarries);
+  EXPECT_GE(coverage().viewCarries, 20);
 }
 
 TEST(GeneratorCoverage, PartiallyValidWindowsAreAssembledIntoFullTargetsAndObserved) {
