@@ -384,7 +384,10 @@ class Materializer {
     std::vector<Transfer> transfers;
     for (const auto& [k, c] : canon) {
       const Expr& value = *y->values[k];
-      if (exactOf(value.slot) == c) continue;
+      // A selected kernel yields the carry storage itself, never a window onto it: the Buffer path
+      // yields no window (S19), so even a slice covering the whole carry is transferred (its
+      // snapshot comes first, as the slice is the destination's bytes; seed 29, midday of 2026-12-02).
+      if (exactOf(value.slot) == c && !(selected_ && boundToWindow(value.slot))) continue;
       if (retarget(value.slot, c, body, yieldPoint)) continue;
       transfers.push_back(Transfer{k, &value, c, iterArgs[k]});
     }

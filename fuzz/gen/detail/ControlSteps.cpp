@@ -40,21 +40,26 @@ Binder binder(const std::string& n) {
 }  // namespace
 
 bool KernelGenerator::carryable(const TileVal& v, bool viewsToo) const {
-  // S19: windows and relabels do not cross regions; V5: neither does dynamic valid state.
-  // Views crossing an If (outside the contract) only in the layout a move can copy (M14), so the
-  // result, a tile of its own to the generator, can be carried and copied like one.
+  // V5: dynamic valid state does not cross regions. Windows and relabels do only with `viewsToo`
+  // (viewCarriesAllowed), and only in the layout a move can copy (M14): the copies a selected
+  // kernel's regions get (entry copies, transfers), and the carry or result, a tile of its own to
+  // the generator, can be carried and copied again like one.
   return usable(v) && v.space() == MemSpace::Vec && !v.runtimeValid &&
          (v.origin == Origin::Own || (viewsToo && plainLayout(v)));
 }
 
-bool KernelGenerator::viewCarriesAllowed() { return !inContract_ && choose_.chance(50); }
+bool KernelGenerator::viewCarriesAllowed() { return choose_.chance(inContract_ ? 20 : 50); }
 
 TileVal KernelGenerator::carryOf(const TileVal& init) const {
-  // A carry is a value of its own at the Tile level whatever storage its init or yields name.
-  // Its pitch stays the init's: the generator reads pitches only to keep kernels inside the
-  // contract (W7, P11), and a kernel carrying views has left it.
+  // A carry is a value of its own at the Tile level whatever storage its init or yields name. In
+  // a selected kernel MaterializeSemanticAliases gives a window or relabel init an entry copy, a
+  // dense tile of the carry's type (L3), so the contract sees the carry's own pitch. A kernel
+  // already outside the contract stays on Tile, where the carry names its init's storage.
   TileVal c = init;
-  if (c.isView()) c.origin = Origin::Own;
+  if (c.isView()) {
+    c.origin = Origin::Own;
+    if (inContract_) c.pitchCols = c.cols();
+  }
   return c;
 }
 
@@ -150,11 +155,11 @@ ExprPtr KernelGenerator::pickCondition() {
 
 int KernelGenerator::stepIf(int budget) {
   ExprPtr cond = pickCondition();
-  // Once the kernel is outside the contract (it stays on Tile), the If may yield windows and
-  // relabels: its result then names the storage of whichever arm ran, in another root or at
-  // another pitch than the then arm's value that its MemRef names (C13), and InitMemRef must plan
-  // the result's views, relabels and in-place updates for every arm (docs/lowering.md). Inside the
-  // contract yields stay own allocations (S19).
+  // The If may yield windows and relabels. Once the kernel is outside the contract (it stays on
+  // Tile), its result names the storage of whichever arm ran, in another root or at another pitch
+  // than the then arm's value that its MemRef names (C13), and InitMemRef must plan the result's
+  // views, relabels and in-place updates for every arm (docs/lowering.md). In a selected kernel
+  // each arm copies its view into the result's own root (B1, B4; the Buffer path yields no window).
   const bool viewsToo = viewCarriesAllowed();
   const std::vector<TileVal> templates = pickCarryInits(2, viewsToo);
   // An optional scalar result: 1 = FP32, 2 = INDEX usable as a later loop count or offset.
@@ -235,9 +240,11 @@ int KernelGenerator::stepIf(int budget) {
     r.validDefined = r.def.covers(r.validRows(), r.validCols());
     r.storage = newStorage();
     // A window arm's rows keep their parent's pitch; what is written against the result's pitch
-    // (a create as wide as it, say) needs room for the widest arm.
+    // (a create as wide as it, say) needs room for the widest arm. A selected kernel's result is a
+    // dense root of its own (B1).
     if (thenArm.tiles[i].isView() || elseArm.tiles[i].isView()) {
-      r.pitchCols = std::max({r.pitchCols, thenArm.tiles[i].pitchCols, elseArm.tiles[i].pitchCols});
+      r.pitchCols = inContract_ ? r.cols()
+                                : std::max({r.pitchCols, thenArm.tiles[i].pitchCols, elseArm.tiles[i].pitchCols});
       r.origin = Origin::Own;  // a value of its own at the Tile level, whatever storage it names
     }
     addTile(r);

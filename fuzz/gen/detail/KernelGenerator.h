@@ -231,8 +231,8 @@ class KernelGenerator {
   /// `viewsToo`, windows and relabels as well.
   bool carryable(const TileVal& v, bool viewsToo = false) const;
   /// Whether a region may carry or yield windows and relabels: half the time once the kernel is
-  /// outside the contract (S19 keeps them out of an in-contract kernel's regions). Draws nothing
-  /// for an in-contract kernel.
+  /// outside the contract, a fifth of the time inside it (a selected kernel's MaterializeSemanticAliases
+  /// copies them into storage of the region's own, docs/lowering.md S19).
   bool viewCarriesAllowed();
   /// The loop carry an init starts (a value of its own, named by the caller).
   TileVal carryOf(const TileVal& init) const;
@@ -241,7 +241,7 @@ class KernelGenerator {
   /// The value a region yields for a slot shaped like `want` (the carry or the if's outside
   /// value, itself always eligible): same type; for a loop carry also a mask containing the
   /// carry's and a range inside it, emitting a clamp guard when that makes a recent value fit.
-  /// `viewsToo`: a region of a kernel already outside the contract may yield a window or relabel.
+  /// `viewsToo`: the region may yield a window or relabel (viewCarriesAllowed).
   TileVal pickYield(const TileVal& want, bool loopCarry, bool viewsToo = false);
   /// A loop-count expression in [lo, hi] over every run, with hi <= maxLoopTrips.
   IndexExpr loopCount();

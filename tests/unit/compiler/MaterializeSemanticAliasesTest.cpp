@@ -365,6 +365,31 @@ TEST(MaterializeSemanticAliases, SlicesOfSlicesOfAWindowCarryFollowItsDenseEntry
   EXPECT_NE(out.find("s3: pl.Tile[[2, 8], pl.FP32, pl.MemRef(" + root + ", 128, 128)"), std::string::npos) << out;
 }
 
+// A backedge slice covering the whole carry names the carry storage exactly, which on the Tile path
+// needs no transfer; a selected kernel's Buffer lowering yields no window (S19), so there it is
+// transferred like other storage, snapshot first (6-minute campaign of 2026-12-02, seed 29, once
+// in-contract loops carried windows: LowerTileToBuffer rejected the selected kernel, [S19]).
+TEST(MaterializeSemanticAliases, ASelectedKernelTransfersAWholeCarrySliceItYields) {
+  const std::string body =
+      "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+      "        for i, (c,) in pl.range(n, init_values=(x,)):\n"
+      "            w = pl.tile.slice(c, [16, 32], [0, 0])\n"
+      "            r = pl.yield_(w)\n"
+      "        o = pl.tile.store(r, [0, 0], out)\n"
+      "        return o\n";
+  const std::string selected = afterMsa(body);
+  EXPECT_NE(selected.find("buffer_ir_selected=True"), std::string::npos) << selected;
+  // The slice is the destination's bytes: a snapshot in a root of its own comes first.
+  EXPECT_NE(selected.find("w_snap: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_vec_1, 0, 2048), pl.Mem.Vec] = "
+                          "pl.tile.move("),
+            std::string::npos)
+      << selected;
+  EXPECT_NE(selected.find("r = pl.yield_(c_next)"), std::string::npos) << selected;
+  const std::string onTile = afterMsaOnTile(body);
+  EXPECT_NE(onTile.find("r = pl.yield_(w)"), std::string::npos) << onTile;
+  EXPECT_EQ(onTile.find("pl.tile.move"), std::string::npos) << onTile;
+}
+
 // A3 refused onto a window bound to the carry through a branch result: both arms yield the slice
 // `t` (one exact window, B1), the loop carries it without an entry copy, and `abs` of the carry
 // would write the slice's storage, which VerifyTileStorage sees as the slice's identity ([L9];
