@@ -7,6 +7,7 @@
 
 #include "compiler/planners/PlannedStorage.h"
 #include "compiler/planners/StorageFacts.h"
+#include "compiler/verify/TypeRules.h"
 
 namespace ptodiff::aliases {
 
@@ -69,6 +70,10 @@ bool isElementwise(const Expr* call) {
   return f == OpFamily::Binary || f == OpFamily::Unary || f == OpFamily::TileScalar;
 }
 
+/// observesInvalidLanes; without `growingSetters` only assemble and binary operands count (a
+/// selected kernel's setters cannot reach a copy: V5 keeps them on allocation-backed tiles).
+bool readsInvalidLanes(const storage::StorageFacts& facts, bool growingSetters);
+
 /// A copy the planner decided it cannot make; unwinds to the loop or the entry point.
 struct Rejected {
   AliasRejection why;
@@ -78,7 +83,8 @@ class Materializer {
  public:
   Materializer(const Function& fn, bool selected, FaultSwitch faults)
       : fn_(fn), selected_(selected), faults_(faults), facts_(fn),
-        keepInvalidLanes_(!selected && observesInvalidLanes(facts_)) {
+        keepInvalidLanes_(!selected && readsInvalidLanes(facts_, true)),
+        invalidLanesRead_(selected && readsInvalidLanes(facts_, false)) {
     for (const Root& r : collectRoots(fn)) {
       state_.rootSize[r.name] = r.size;
       state_.rootSpace[r.name] = r.space;
@@ -139,6 +145,10 @@ class Materializer {
   // path rejects (V5). A growing setter cannot reach a copy there (setters need an allocation-backed
   // tile, V5); assemble and a binary operand still can (an approximation, docs/lowering.md).
   bool keepInvalidLanes_;
+  // A selected kernel whose assembles or binary operands may read lanes outside a valid region: its
+  // copies cannot keep those lanes (the whole-tile form sets a window's valid shape or makes a
+  // carry's handle dynamic, V5), so a copy of a partially valid value keeps it on Tile (L2).
+  bool invalidLanesRead_;
   State state_;
 
   /// Plans the copy `name` of `source` (a kernel value's `sourceSlot`, or -1 for a planned scratch
@@ -155,6 +165,12 @@ class Materializer {
     copy.memref = destination;
     const bool sourceStorageKnown =
         sourceSlot >= 0 ? state_.nominal.count(sourceSlot) > 0 : sourceType.memref.has_value();
+    if (invalidLanesRead_ && copy.valid)
+      throw Rejected{AliasRejection{
+          "L2", loc,
+          "the copy " + q(name) + " of " + q(source) + " would hold only its valid region " + verify::validText(copy) + " of " +
+              shapeText(copy.rows(), copy.cols()) + ", and an assemble or binary operand of the kernel may read the other lanes; "
+              "expected a fully valid value (the Buffer path has no whole-tile copy, V5)"}};
     if (!keepInvalidLanes_ || !copy.valid || !printableValid(copy.valid) || !sourceStorageKnown) {
       out.push_back(PlannedMove{name, source, copy, loc});
       return;
@@ -782,11 +798,15 @@ class PlanApplier {
 
 }  // namespace
 
-bool observesInvalidLanes(const storage::StorageFacts& facts) {
+bool observesInvalidLanes(const storage::StorageFacts& facts) { return readsInvalidLanes(facts, true); }
+
+namespace {
+
+bool readsInvalidLanes(const storage::StorageFacts& facts, bool growingSetters) {
   for (const TileValue& v : facts.values()) {
     if (!v.call || v.call->kind != Expr::Kind::Call) continue;
     OpFamily f = opInfo(v.call->op).family;
-    if (f == OpFamily::SetValidShape || f == OpFamily::Assemble) return true;
+    if ((growingSetters && f == OpFamily::SetValidShape) || f == OpFamily::Assemble) return true;
     if (f == OpFamily::Binary && v.call->args.size() >= 2) {
       Type lhs = v.call->args[0]->type, rhs = v.call->args[1]->type;
       lhs.canonicalizeValid();
@@ -796,6 +816,8 @@ bool observesInvalidLanes(const storage::StorageFacts& facts) {
   }
   return false;
 }
+
+}  // namespace
 
 bool printableValid(const ValidShape& valid) {
   return valid &&

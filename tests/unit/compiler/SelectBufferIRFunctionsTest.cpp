@@ -256,6 +256,25 @@ std::vector<Row> rows() {
                     "            z = pl.yield_(x)\n"
                     "        r = pl.tile.store(z, [0, 0], out)\n        return r\n",
                     ""});
+  // L2: the entry copy of a partially valid window holds only its valid region on the Buffer path (no
+  // whole-tile copy there), which an assemble writing the carry's whole window would read: such a
+  // kernel stays on Tile, where the copy is whole (6-minute campaign of 2026-12-02, seed 30). Stored
+  // only, the lanes are never read and the kernel is selected.
+  out.push_back(Row{"L2_partially_valid_carry_copy_read_by_assemble_stays_Tile", kVec,
+                    "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+                    "        w = pl.tile.slice(x, [8, 32], [0, 0], valid_shape=[2, 8])\n"
+                    "        for i, (t,) in pl.range(2, init_values=(w,)):\n"
+                    "            t2 = pl.yield_(t)\n"
+                    "        y = pl.tile.assemble(x, t2, [0, 0])\n"
+                    "        r = pl.tile.store(y, [0, 0], out)\n        return r\n",
+                    "L2"});
+  out.push_back(Row{"L2_partially_valid_carry_copy_only_stored_selected", kVec,
+                    "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+                    "        w = pl.tile.slice(x, [8, 32], [0, 0], valid_shape=[2, 8])\n"
+                    "        for i, (t,) in pl.range(2, init_values=(w,)):\n"
+                    "            t2 = pl.yield_(t)\n"
+                    "        r = pl.tile.store(t2, [0, 0], out)\n        return r\n",
+                    ""});
   out.push_back(Row{"B10_branch_tensor_result_of_two_parameters",
                     std::string(kVec) + ", out2: pl.Out[pl.Tensor[[16, 32], pl.FP32]], f: pl.Scalar[pl.BOOL]",
                     "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
