@@ -112,7 +112,6 @@ class Materializer {
   }
 
  private:
-  /// Everything a rejected loop of an unselected kernel rolls back.
   /// Where a view of a moved source sits once the move made the source a dense tile of its own:
   /// window (row, col) of the dense `frame` (the moved value's type); `known` when every offset on
   /// the way is a literal.
@@ -122,6 +121,7 @@ class Materializer {
     bool known = true;
   };
 
+  /// Everything a rejected loop of an unselected kernel rolls back.
   struct State {
     std::map<int, MemRef> nominal;               // the MemRef the text names for a value
     std::map<int, std::optional<MemRef>> exact;  // its storage when it is one known window
@@ -166,11 +166,12 @@ class Materializer {
     const bool sourceStorageKnown =
         sourceSlot >= 0 ? state_.nominal.count(sourceSlot) > 0 : sourceType.memref.has_value();
     if (invalidLanesRead_ && copy.valid)
-      throw Rejected{AliasRejection{
-          "L2", loc,
-          "the copy " + q(name) + " of " + q(source) + " would hold only its valid region " + verify::validText(copy) + " of " +
-              shapeText(copy.rows(), copy.cols()) + ", and an assemble or binary operand of the kernel may read the other lanes; "
-              "expected a fully valid value (the Buffer path has no whole-tile copy, V5)"}};
+      throw Rejected{AliasRejection{"L2", loc,
+                                    "the copy " + q(name) + " of " + q(source) + " would hold only its valid region " +
+                                        verify::validText(copy) + " of " + shapeText(copy.rows(), copy.cols()) +
+                                        ", and an assemble or binary operand of the kernel may read the other "
+                                        "lanes; expected a fully valid value (the Buffer path has no whole-tile "
+                                        "copy, V5)"}};
     if (!keepInvalidLanes_ || !copy.valid || !printableValid(copy.valid) || !sourceStorageKnown) {
       out.push_back(PlannedMove{name, source, copy, loc});
       return;
