@@ -72,7 +72,20 @@ bool isElementwise(const Expr* call) {
 
 /// observesInvalidLanes; without `growingSetters` only assemble and binary operands count (a
 /// selected kernel's setters cannot reach a copy: V5 keeps them on allocation-backed tiles).
-bool readsInvalidLanes(const storage::StorageFacts& facts, bool growingSetters);
+bool readsInvalidLanes(const storage::StorageFacts& facts, bool growingSetters) {
+  for (const TileValue& v : facts.values()) {
+    if (!v.call || v.call->kind != Expr::Kind::Call) continue;
+    OpFamily f = opInfo(v.call->op).family;
+    if ((growingSetters && f == OpFamily::SetValidShape) || f == OpFamily::Assemble) return true;
+    if (f == OpFamily::Binary && v.call->args.size() >= 2) {
+      Type lhs = v.call->args[0]->type, rhs = v.call->args[1]->type;
+      lhs.canonicalizeValid();
+      rhs.canonicalizeValid();
+      if (lhs.valid != rhs.valid) return true;
+    }
+  }
+  return false;
+}
 
 /// A copy the planner decided it cannot make; unwinds to the loop or the entry point.
 struct Rejected {
@@ -114,11 +127,13 @@ class Materializer {
  private:
   /// Where a view of a moved source sits once the move made the source a dense tile of its own:
   /// window (row, col) of the dense `frame` (the moved value's type); `known` when every offset on
-  /// the way is a literal.
+  /// the way is a literal. `sourceAt`: bytes from the frame's start to the start of the view's
+  /// source, the place the source's MemRef names (0 when the source is the moved value itself).
   struct Reframe {
     Type frame;
     int64_t row = 0, col = 0;
     bool known = true;
+    int64_t sourceAt = 0;
   };
 
   /// Everything a rejected loop of an unselected kernel rolls back.
@@ -296,7 +311,8 @@ class Materializer {
     const int64_t row = literal ? r.intValue : 0, col = literal ? c.intValue : 0;
     if (inherited != state_.reframed.end()) {
       const Reframe& f = inherited->second;
-      return Reframe{f.frame, f.row + row, f.col + col, f.known && literal};
+      const int64_t sourceAt = elementOffset(f.frame, f.row, f.col) * dtypeSize(f.frame.dtype);
+      return Reframe{f.frame, f.row + row, f.col + col, f.known && literal, sourceAt};
     }
     if (now.size == before.size || now.size != tileBytes(source->type) || source->type.layout.boxed() ||
         source->type.layout.blayout != TileLayout::row_major)
@@ -313,15 +329,14 @@ class Materializer {
     if (annotation == before) return now;
     if (!frame) return rebaseView(annotation, before, now);
     const Type& t = frame->frame;
-    const int64_t bytes = dtypeSize(t.dtype);
-    // `now` is the source's place: the frame's start lies the source's own offset in it before.
-    auto inherited = state_.reframed.find(v.source);
-    const int64_t sourceAt =
-        inherited == state_.reframed.end() ? 0 : elementOffset(t, inherited->second.row, inherited->second.col) * bytes;
     const bool known = frame->known && now.offset.isConst();
     const int64_t row = known ? frame->row : 0, col = known ? frame->col : 0;
     MemRef out{now.base, Extent::dynamic(), windowSpan(t, row, col, v.type.rows(), v.type.cols())};
-    if (known) out.offset = Extent::constant(now.offset.value - sourceAt + elementOffset(t, row, col) * bytes);
+    // `now` is the source's place, `frame->sourceAt` bytes into the frame.
+    if (known) {
+      const int64_t at = elementOffset(t, row, col) * dtypeSize(t.dtype);
+      out.offset = Extent::constant(now.offset.value - frame->sourceAt + at);
+    }
     return out;
   }
 
@@ -800,25 +815,6 @@ class PlanApplier {
 }  // namespace
 
 bool observesInvalidLanes(const storage::StorageFacts& facts) { return readsInvalidLanes(facts, true); }
-
-namespace {
-
-bool readsInvalidLanes(const storage::StorageFacts& facts, bool growingSetters) {
-  for (const TileValue& v : facts.values()) {
-    if (!v.call || v.call->kind != Expr::Kind::Call) continue;
-    OpFamily f = opInfo(v.call->op).family;
-    if ((growingSetters && f == OpFamily::SetValidShape) || f == OpFamily::Assemble) return true;
-    if (f == OpFamily::Binary && v.call->args.size() >= 2) {
-      Type lhs = v.call->args[0]->type, rhs = v.call->args[1]->type;
-      lhs.canonicalizeValid();
-      rhs.canonicalizeValid();
-      if (lhs.valid != rhs.valid) return true;
-    }
-  }
-  return false;
-}
-
-}  // namespace
 
 bool printableValid(const ValidShape& valid) {
   return valid &&
