@@ -84,6 +84,9 @@ class FunctionPlanner {
   ///   static base, so a source window with a wider row pitch or a runtime offset is copied into a
   ///   dense tile of its own (`_dense`; of every lane, like `_inplace` below, where the kernel
   ///   may read lanes outside a valid region);
+  /// - a reshape reinterprets its source's bytes in row-major order, while a col-major (DN) source
+  ///   of more than one row and column holds its elements column by column: it is moved into a
+  ///   row-major tile first (`_dense` too; tile.move's result takes the space's ND layout);
   /// - a row reduction writes poison over its `tmp_tile` (semantics.md §2, PT6), so a tmp whose
   ///   storage is still observable (read later, by another operand, or again in a later trip) is
   ///   replaced by scratch of its own (`_scratch = pl.tile.create(...)` of the tmp's shape and dtype):
@@ -114,13 +117,14 @@ class FunctionPlanner {
       const OpFamily family = opInfo(v.call->op).family;
       if (family != OpFamily::Reshape && family != OpFamily::TransposeView) continue;
       const TileValue* source = facts_.value(v.source);
-      if (!source || denseOnEveryPath(*source)) continue;
-      if (!aliases::copyableByMove(source->type)) continue;
+      if (!source) continue;
+      const bool reordered = family == OpFamily::Reshape && columnByColumn(source->type);
+      if (!reordered && (denseOnEveryPath(*source) || !aliases::copyableByMove(source->type))) continue;
       const std::string name = freshName(v.call->args[0]->name + "_dense");
       // The relabel keeps every lane of its source, and a setter may expose the narrow source's
       // hidden lanes again: then the copy takes them all (5-minute campaign of 2026-12-01, seed 1,
       // case 36832: tests/fuzz-regressions/reshape_of_empty_window_whole_copy).
-      if (keepInvalidLanes_ && needsWholeTileCopy(source->type))
+      if (keepInvalidLanes_ && (reordered ? narrowAndNameable(source->type) : needsWholeTileCopy(source->type)))
         copies[v.stmt].push_back({0, name, CopyKind::WholeTile, freshName(name + "_whole"), freshName(name + "_whole_src")});
       else
         copies[v.stmt].push_back({0, name, CopyKind::Move, {}, {}});
@@ -440,6 +444,12 @@ class FunctionPlanner {
     });
   }
 
+  /// Whether a tile of type `t` stores its elements in another order than row-major: a col-major
+  /// (DN) Vec tile of more than one row and column (one row or column reads the same either way).
+  static bool columnByColumn(const Type& t) {
+    return !t.layout.boxed() && t.layout.blayout == TileLayout::col_major && t.rows() > 1 && t.cols() > 1;
+  }
+
   /// Whether a tile of type `t` placed at `p` is addressed as a dense tile from a static base: a
   /// relabel may reinterpret it. Only ND row pitch is compared (the interpreters check only that).
   static bool denselyPlaced(const Type& t, const Placement& p) {
@@ -515,9 +525,11 @@ class FunctionPlanner {
   }
 
   /// A narrow Vec tile whose valid extents a setter can state again after a whole copy.
-  static bool needsWholeTileCopy(Type t) {
+  static bool needsWholeTileCopy(const Type& t) { return narrowAndNameable(t) && aliases::copyableByMove(t); }
+  /// A tile whose valid region is smaller than its shape, with extents a setter can state.
+  static bool narrowAndNameable(Type t) {
     t.canonicalizeValid();
-    return t.valid && aliases::printableValid(t.valid) && aliases::copyableByMove(t);
+    return t.valid && aliases::printableValid(t.valid);
   }
 
   static void insertCopies(Block& body, const CopyPlan& copies) {

@@ -63,10 +63,10 @@ std::vector<Diagnostic> checkSemanticAliases(const Program& program) {
       if (v.kind != ValueKind::LoopCarry && v.kind != ValueKind::BranchResult) continue;
       if (v.kind == ValueKind::BranchResult && !selected) continue;
       if (v.kind == ValueKind::LoopCarry && !selected) {
-        // An unselected kernel may keep a loop whose carries need a copy tile.move cannot make.
+        // An unselected kernel may keep a loop whose carries need a copy it cannot make.
         bool copyable = true;
         for (const TileValue& w : facts.values())
-          if (w.kind == ValueKind::LoopCarry && w.stmt == v.stmt) copyable = copyable && aliases::copyableByMove(w.type);
+          if (w.kind == ValueKind::LoopCarry && w.stmt == v.stmt) copyable = copyable && aliases::copyableWithinSpace(w.type);
         if (!copyable) continue;
       }
       std::optional<MemRef> first;

@@ -356,6 +356,16 @@ Inferred slice(OpCall& c) {
   if (!windowInside(c, c.args[2], off, shape[0], shape[1], *src, "window", "source") ||
       !boxAligned(c, c.args[2], off, *src))
     return std::nullopt;
+  // A col-major (DN) tile is addressed column by column with its own row count as the column
+  // stride (semantics.md §3; pto-isa's subview keeps no other), so a window of fewer rows and more
+  // than one column would address other elements than the ones it names.
+  if (!src->layout.boxed() && src->layout.blayout == TileLayout::col_major && shape[0] != src->rows() &&
+      shape[1] > 1) {
+    c.error(c.args[1], "a window of " + shapeText(shape) + " of the col-major (DN) " + shapeText(src->shape) +
+                           " tile drops rows; expected a window of all " + std::to_string(src->rows()) +
+                           " rows (or one column): a DN window strides its columns by its own row count");
+    return std::nullopt;
+  }
   std::optional<std::array<Extent, 2>> requested;
   if (c.args[3].present()) {
     requested = pairOf(c.args[3]);

@@ -33,6 +33,34 @@ bool sameTypeIgnoringStorage(Type a, Type b) {
   return a == b;
 }
 
+/// The type `pl.tile.transpose_view(t)` infers; the view names the same bytes, so the same MemRef.
+Type transposedType(const Type& t) {
+  Type out = t;
+  out.shape = Shape{t.cols(), t.rows()};
+  if (t.valid) out.valid = std::array<Extent, 2>{(*t.valid)[1], (*t.valid)[0]};
+  out.layout = verify::transposedLayout(t.layout);
+  return out;
+}
+
+/// Whether a copy of `t` is made through its transposed view: tile.move gives its result the
+/// space's row-major (ND) layout, so a col-major (DN) Vec tile, the transposed view of an ND tile,
+/// is copied as that ND tile (transpose_view, move, transpose_view back: the same elements).
+bool copiedTransposed(const Type& t) {
+  if (!t.isTile() || t.space != MemSpace::Vec || sameTypeIgnoringStorage(moveType(t), t)) return false;
+  const Type rowMajor = transposedType(t);
+  return sameTypeIgnoringStorage(moveType(rowMajor), rowMajor);
+}
+
+/// The type of a copy MaterializeSemanticAliases makes of a `src` value.
+Type copyTypeOf(const Type& src) {
+  return copiedTransposed(src) ? transposedType(moveType(transposedType(src))) : moveType(src);
+}
+
+/// Whether a value of type `from` can be copied into storage of type `to` (M14: Vec only).
+bool copyableInto(const Type& from, const Type& to) {
+  return to.space == MemSpace::Vec && sameTypeIgnoringStorage(copyTypeOf(from), to);
+}
+
 /// Whether two MemRefs may share a byte (runtime offsets may be anywhere in their root).
 bool mayOverlap(const MemRef& a, const MemRef& b) {
   if (a.base != b.base) return false;
@@ -173,10 +201,12 @@ class Materializer {
   ///   name_whole_src = set_validshape(source, R, C)   (a view of the source)
   ///   name_whole     = move(name_whole_src)           (every lane, into `destination`)
   ///   name           = set_validshape(name_whole, vr, vc)
-  /// A runtime extent with no name to state it keeps the plain move (approximation).
+  /// A runtime extent with no name to state it keeps the plain move (approximation). A col-major
+  /// (DN) value is moved as its transposed (ND) view and the copy viewed back (copiedTransposed):
+  ///   name_nd = transpose_view(source); name_moved = move(name_nd); name = transpose_view(name_moved)
   void planCopy(std::vector<PlannedMove>& out, const std::string& name, const std::string& source, int sourceSlot,
                 const Type& sourceType, const MemRef& destination, SourceLoc loc) {
-    Type copy = moveType(sourceType);
+    Type copy = copyTypeOf(sourceType);
     copy.memref = destination;
     const bool sourceStorageKnown =
         sourceSlot >= 0 ? state_.nominal.count(sourceSlot) > 0 : sourceType.memref.has_value();
@@ -187,20 +217,42 @@ class Materializer {
                                         ", and an assemble or binary operand of the kernel may read the other "
                                         "lanes; expected a fully valid value (the Buffer path has no whole-tile "
                                         "copy, V5)"}};
-    if (!keepInvalidLanes_ || !copy.valid || !printableValid(copy.valid) || !sourceStorageKnown) {
+    const bool whole = keepInvalidLanes_ && copy.valid && printableValid(copy.valid) && sourceStorageKnown;
+    const bool transposed = copiedTransposed(sourceType);
+    if (!whole && !transposed) {
       out.push_back(PlannedMove{name, source, copy, loc});
       return;
     }
-    const std::string whole = freshName(name + "_whole");
-    const std::string wholeSource = freshName(name + "_whole_src");
-    Type widened = sourceType;
-    widened.valid.reset();
-    if (sourceSlot >= 0) widened.memref = state_.nominal.at(sourceSlot);
-    Type wholeCopy = moveType(widened);
-    wholeCopy.memref = destination;
-    out.push_back(PlannedMove{wholeSource, source, widened, loc, true, sourceSlot});
-    out.push_back(PlannedMove{whole, wholeSource, wholeCopy, loc});
-    out.push_back(PlannedMove{name, whole, copy, loc, true});
+    const std::string wholeName = whole ? freshName(name + "_whole") : std::string();
+    const std::string wholeSource = whole ? freshName(name + "_whole_src") : std::string();
+    // Views of the source's bytes first (a view of a kernel value takes its final MemRef), then the
+    // move into `destination`, then views of the copy.
+    std::string from = source;
+    Type fromType = sourceType;
+    if (sourceSlot >= 0) fromType.memref = state_.nominal.at(sourceSlot);
+    if (whole) {
+      fromType.valid.reset();
+      out.push_back(PlannedMove{wholeSource, from, fromType, loc, CopyStep::SetValidShape, sourceSlot});
+      from = wholeSource;
+    }
+    if (transposed) {
+      const std::string view = freshName(name + "_nd");
+      fromType = transposedType(fromType);
+      out.push_back(PlannedMove{view, from, fromType, loc, CopyStep::TransposeView, sourceSlot});
+      from = view;
+    }
+    const std::string moved = whole ? wholeName : freshName(name + "_moved");
+    fromType = moveType(fromType);
+    fromType.memref = destination;
+    out.push_back(PlannedMove{moved, from, fromType, loc});
+    from = moved;
+    if (transposed) {
+      const std::string view = whole ? freshName(name + "_dn") : name;
+      fromType = transposedType(fromType);
+      out.push_back(PlannedMove{view, from, fromType, loc, CopyStep::TransposeView});
+      from = view;
+    }
+    if (whole) out.push_back(PlannedMove{name, from, copy, loc, CopyStep::SetValidShape});
   }
 
   // ---- names and storage ----
@@ -387,7 +439,7 @@ class Materializer {
       if (!iterArgs[k].type.isTile()) continue;
       const Expr& init = *inits[k];
       if (needsEntryCopy(s, ext, k, init, canon)) {
-        if (iterArgs[k].type.space != MemSpace::Vec || !sameTypeIgnoringStorage(moveType(init.type), iterArgs[k].type))
+        if (!copyableInto(init.type, iterArgs[k].type))
           rejectCopy("the initial value " + q(init.name) + " of carry " + q(iterArgs[k].name) +
                          " is still observable (or not a whole allocation), so an entry copy (L3)",
                      iterArgs[k].type, init.loc);
@@ -424,7 +476,7 @@ class Materializer {
       transfers.push_back(Transfer{k, &value, c, iterArgs[k]});
     }
     for (const Transfer& t : transfers)
-      if (t.carry.type.space != MemSpace::Vec || !sameTypeIgnoringStorage(moveType(t.value->type), t.carry.type))
+      if (!copyableInto(t.value->type, t.carry.type))
         rejectCopy("the backedge value " + q(t.value->name) + " of carry " + q(t.carry.name) +
                        " lives in other storage, so a transfer into the carry (L9)",
                    t.carry.type, t.value->loc);
@@ -444,7 +496,7 @@ class Materializer {
     const TileValue* v = facts_.value(init.slot);
     if (!v) return true;
     if (v->kind == ValueKind::View && v->call->kind == Expr::Kind::Call &&
-        opInfo(v->call->op).family != OpFamily::SetValidShape)
+        opInfo(v->call->op).family != OpFamily::SetValidShape && !soleTransposedView(*v))
       return true;  // a window or a relabel, not the whole identity
     for (const auto& [j, c] : earlier)
       if (j != k && mayOverlap(c, *e)) return true;
@@ -453,6 +505,20 @@ class Materializer {
     for (int l = ext.parent; l >= 0; l = facts_.loops()[l].parent)
       if (v->point < facts_.loops()[l].header) return true;
     return observedOtherwise(s, ext, init, e->base);
+  }
+
+  /// A transpose_view of a whole allocation that nothing else reads: the view holds all of the
+  /// allocation's bytes alone, as the whole identity would. It is the form of this pass's own copy
+  /// of a col-major tile (copiedTransposed), so a second run finds nothing to copy again.
+  bool soleTransposedView(const TileValue& v) const {
+    if (opInfo(v.call->op).family != OpFamily::TransposeView) return false;
+    const TileValue* source = facts_.value(v.source);
+    if (!source || source->kind != ValueKind::Fresh) return false;
+    const std::optional<MemRef> e = exactOf(source->slot);
+    if (!e || !wholeRoot(*e)) return false;
+    const Expr* operand = v.call->args[0].get();
+    return std::all_of(facts_.uses().begin(), facts_.uses().end(),
+                       [&](const Use& u) { return u.slot != source->slot || u.expr == operand; });
   }
 
   bool ownBinder(const TileValue& v, const Stmt& s) const {
@@ -609,7 +675,7 @@ class Materializer {
       const MemRef scratch = freshRoot(t.value->type.space, tileBytes(t.value->type), y.loc);
       std::string name = freshName(t.value->name + "_snap");
       planCopy(before, name, t.value->name, t.value->slot, t.value->type, scratch, y.loc);
-      snapshot[t.value->slot] = Snapshot{name, moveType(t.value->type)};
+      snapshot[t.value->slot] = Snapshot{name, copyTypeOf(t.value->type)};
       snapshot[t.value->slot].type.memref = scratch;
     }
     for (const Transfer& t : transfers) {
@@ -643,7 +709,7 @@ class Materializer {
   /// keeps the storage on entry and VerifyTileStorage stays the net.
   bool keepsStorageOnEntry(const Binder& r, const Expr& tv, const Expr& ev) const {
     for (const Expr* v : {&tv, &ev})
-      if (r.type.space != MemSpace::Vec || !sameTypeIgnoringStorage(moveType(v->type), r.type)) return true;
+      if (!copyableInto(v->type, r.type)) return true;
     if (!wholeAllocation(tv.slot, r.type) || !wholeAllocation(ev.slot, r.type)) return false;
     // InitMemRef runs an in-place op on the result only when its arms share one storage. An entry
     // copy of a loop in one arm may have moved that arm's value since: the op would then write the
@@ -696,7 +762,7 @@ class Materializer {
         continue;
       }
       for (const Expr* v : {&tv, ev})
-        if (r.type.space != MemSpace::Vec || !sameTypeIgnoringStorage(moveType(v->type), r.type))
+        if (!copyableInto(v->type, r.type))
           throw Rejected{AliasRejection{
               "B13", v->loc,
               "the arms of the if yield " + q(tv.name) + " and " + q(ev->name) + " for result " + q(r.name) +
@@ -734,13 +800,17 @@ StmtPtr makeMove(const PlannedMove& m) {
   s->target.loc = m.loc;
   std::vector<ExprPtr> args;
   args.push_back(Expr::nameRef(m.source, m.loc));
-  if (m.setValidShape) {
-    args.push_back(extentArg(m.type.validExtent(0), m.loc));
-    args.push_back(extentArg(m.type.validExtent(1), m.loc));
-    s->value = Expr::call(Opcode::TileSetValidShape, std::move(args), m.loc);
-  } else {
-    args.push_back(Expr::spaceRef(m.type.space, m.loc));
-    s->value = Expr::call(Opcode::TileMove, std::move(args), m.loc);
+  switch (m.step) {
+    case CopyStep::SetValidShape:
+      args.push_back(extentArg(m.type.validExtent(0), m.loc));
+      args.push_back(extentArg(m.type.validExtent(1), m.loc));
+      s->value = Expr::call(Opcode::TileSetValidShape, std::move(args), m.loc);
+      break;
+    case CopyStep::TransposeView: s->value = Expr::call(Opcode::TileTransposeView, std::move(args), m.loc); break;
+    case CopyStep::Move:
+      args.push_back(Expr::spaceRef(m.type.space, m.loc));
+      s->value = Expr::call(Opcode::TileMove, std::move(args), m.loc);
+      break;
   }
   return s;
 }
@@ -824,6 +894,8 @@ bool printableValid(const ValidShape& valid) {
 bool copyableByMove(const Type& t) {
   return t.isTile() && t.space == MemSpace::Vec && sameTypeIgnoringStorage(moveType(t), t);
 }
+
+bool copyableWithinSpace(const Type& t) { return t.isTile() && copyableInto(t, t); }
 
 AliasPlanResult planSemanticAliases(const Function& kernel, bool selected, FaultSwitch faults) {
   return Materializer(kernel, selected, faults).run();

@@ -12,6 +12,7 @@
 // Internal to compiler/passes (MaterializeSemanticAliases, SelectBufferIRFunctions).
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -24,16 +25,22 @@
 
 namespace ptodiff::aliases {
 
-/// One statement of a compiler-owned copy: `name: type = pl.tile.move(source,
-/// target_memory=type.space)`, or, around a copy that must keep the lanes outside the valid region,
-/// `name: type = pl.tile.set_validshape(source, type's valid extents)` (a view). `type` carries the
-/// MemRef; a setter viewing a kernel value takes that value's final MemRef (`viewOfSlot`).
+/// What one statement of a compiler-owned copy does (PlannedMove).
+enum class CopyStep : uint8_t {
+  Move,           // `pl.tile.move(source, target_memory=type.space)`: the copy itself
+  SetValidShape,  // `pl.tile.set_validshape(source, type's valid extents)`: around a copy that must
+                  // keep the lanes outside the valid region (a view)
+  TransposeView,  // `pl.tile.transpose_view(source)`: around the copy of a col-major (DN) tile (a view)
+};
+
+/// One statement of a compiler-owned copy: `name: type = <step>(source, ...)`. `type` carries the
+/// MemRef; a view of a kernel value takes that value's final MemRef (`viewOfSlot`).
 struct PlannedMove {
   std::string name;
   std::string source;
   Type type;
   SourceLoc loc;
-  bool setValidShape = false;
+  CopyStep step = CopyStep::Move;
   int viewOfSlot = -1;
 };
 
@@ -67,6 +74,10 @@ struct AliasPlanResult {
 /// Whether `pl.tile.move` can copy a tile of type `t` within its space: Vec only (M14), and the
 /// copy's implicit layout must be `t`'s own.
 bool copyableByMove(const Type& t);
+
+/// Whether MaterializeSemanticAliases can copy a tile of type `t` within its space: by tile.move,
+/// or, for a col-major (DN) Vec tile, by a move of its transposed (ND) view.
+bool copyableWithinSpace(const Type& t);
 
 /// Whether some op of the kernel can read lanes outside a tile's valid region (semantics.md §2): a
 /// setter that grows the region exposes them, assemble writes its whole source window, and a binary

@@ -78,6 +78,17 @@ class slice_window_outside_source:
         return r
 # -----
 @pl.program
+class slice_of_col_major_tile_drops_rows:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, a: pl.Tensor[[16, 32], pl.FP32],
+               out: pl.Out[pl.Tensor[[16, 8], pl.FP32]]) -> pl.Tensor[[16, 8], pl.FP32]:
+        x = pl.tile.load(a, [0, 0], [16, 32])
+        t = pl.tile.transpose_view(x)
+        w = pl.tile.slice(t, [16, 8], [8, 0])  # error: tile.slice: a window of [16, 8] of the col-major (DN) [32, 16] tile drops rows; expected a window of all 32 rows (or one column): a DN window strides its columns by its own row count
+        r = pl.tile.store(w, [0, 0], out)
+        return r
+# -----
+@pl.program
 class assemble_union_not_prefix:
     @pl.function(type=pl.FunctionType.InCore)
     def kernel(self, a: pl.Tensor[[16, 32], pl.FP32],
