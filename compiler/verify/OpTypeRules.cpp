@@ -426,6 +426,17 @@ Inferred reshape(OpCall& c) {
             shapeText(rows, cols) + "); expected " + shapeText(src->shape));
     return std::nullopt;
   }
+  // A col-major (DN) tile holds its elements column by column and a reshape reads them row by row,
+  // through a row-major copy of the tile's own shape (docs/lowering.md, "Col-major tiles"): a Vec
+  // tile, whose rows must be 32-byte multiples.
+  const int64_t rowBytes = src->cols() * dtypeSize(src->dtype);
+  if (src->space == MemSpace::Vec && !src->layout.boxed() && src->layout.blayout == TileLayout::col_major &&
+      src->rows() > 1 && src->cols() > 1 && rowBytes % 32 != 0) {
+    c.error("a reshape reads the col-major (DN) " + shapeText(src->shape) + " " + dt(src->dtype) +
+            " tile through a row-major copy, whose rows of " + std::to_string(rowBytes) +
+            " bytes break the Vec 32-byte row rule; expected columns filling 32-byte rows");
+    return std::nullopt;
+  }
   ValidOrError v = reshapeValid(*src, rows, cols);
   if (!v.error.empty()) {
     c.error(v.error);

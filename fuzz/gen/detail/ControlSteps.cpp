@@ -41,11 +41,12 @@ Binder binder(const std::string& n) {
 
 bool KernelGenerator::carryable(const TileVal& v, bool viewsToo) const {
   // V5: dynamic valid state does not cross regions. Windows and relabels do only with `viewsToo`
-  // (viewCarriesAllowed), and only in the layout a move can copy (M14): the copies a selected
-  // kernel's regions get (entry copies, transfers), and the carry or result, a tile of its own to
-  // the generator, can be carried and copied again like one.
+  // (viewCarriesAllowed), and only in a layout the lowering can copy: ND by a move (M14), DN (out
+  // of the contract) through its transposed view (docs/lowering.md, "Col-major tiles"). The
+  // region's copies make the carry or result a tile of its own to the generator, carried and
+  // copied again like one.
   return usable(v) && v.space() == MemSpace::Vec && !v.runtimeValid &&
-         (v.origin == Origin::Own || (viewsToo && plainLayout(v)));
+         (v.origin == Origin::Own || (viewsToo && viewableLayout(v)));
 }
 
 bool KernelGenerator::viewCarriesAllowed() { return choose_.chance(inContract_ ? 20 : 50); }
@@ -94,6 +95,21 @@ TileVal KernelGenerator::pickYield(const TileVal& want, bool loopCarry, bool vie
              Mask::rect(v.rows(), v.cols(), v.validRows(), v.validCols()).contains(want.def);
     });
     if (u) return clampTile(*u, want.range.hi);
+  }
+  // A DN slot also takes the transposed view of a fitting ND value, made here: few DN values of
+  // the slot's exact type live in a region otherwise.
+  if (viewsToo && colMajorLayout(want) && choose_.chance(40)) {
+    std::optional<TileVal> u = pickTile([&](const TileVal& v) {
+      if (!usable(v) || v.space() != MemSpace::Vec || v.runtimeValid || !plainLayout(v)) return false;
+      if (v.rows() != want.cols() || v.cols() != want.rows() || v.dtype() != want.dtype()) return false;
+      return v.validRows() == want.validCols() && v.validCols() == want.validRows() &&
+             (!loopCarry || (v.def.transposed().contains(want.def) && (!isFloat(v.dtype()) || want.range.contains(v.range))));
+    });
+    if (u) {
+      TileVal t = emitTranspose(*u);
+      addTile(t);
+      if (eligible(t)) return t;
+    }
   }
   if (choose_.chance(65))
     if (std::optional<TileVal> v = pickTile(eligible)) return *v;

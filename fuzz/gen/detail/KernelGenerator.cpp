@@ -81,7 +81,7 @@ int KernelGenerator::genStep(int budget) {
       {has(Feature::While) && control ? 2 : 0, &KernelGenerator::stepWhile},
       {has(Feature::Cube) ? 2 : 0, &KernelGenerator::stepCube},
       {ooc ? 1 : 0, &KernelGenerator::stepReduction},
-      {has(Feature::TransposeView) && ooc ? 1 : 0, &KernelGenerator::stepTransposeVec},
+      {has(Feature::TransposeView) && ooc ? 2 : 0, &KernelGenerator::stepTransposeVec},
       {ooc ? 1 : 0, &KernelGenerator::stepMoveVec},
   };
   std::vector<int> weights;

@@ -116,6 +116,10 @@ class KernelGenerator {
   bool outOfContractAllowed() const { return has(Feature::OutOfContract); }
   /// Records that the kernel left the Buffer contract (only called when allowed).
   void leaveContract() { inContract_ = false; }
+  /// Whether views (slices, reshapes, carries of views) may take `v` as their source: ND tiles, and
+  /// once the kernel is outside the contract (where Vec transposes live) DN ones too, whose
+  /// windows keep every row (docs/decisions.md 18a) and whose reshapes read a row-major copy.
+  bool viewableLayout(const TileVal& v) const { return plainLayout(v) || (!inContract_ && colMajorLayout(v)); }
   int depth() const { return static_cast<int>(scopes_.size()) - 1; }
   int maxDepth() const { return has(Feature::NestedControl) ? config_.maxDepth : 1; }
   /// Emits steps until `budget` is spent; returns the budget used.
@@ -190,6 +194,8 @@ class KernelGenerator {
   int stepFull(int budget);
   int stepReduction(int budget);
   int stepTransposeVec(int budget);
+  /// `transpose_view(x)` of a Vec tile: ND <-> DN, shape, valid extents and mask swapped.
+  TileVal emitTranspose(const TileVal& x);
   int stepMoveVec(int budget);
   /// Emits a guard: `minimums(maximums(v, -b), b)` (FP32; FP16 only out of contract).
   TileVal clampTile(const TileVal& v, double bound);

@@ -141,6 +141,10 @@ struct TileVal {
 
 /// ND row-major: the layout a Vec move copies and a reshape or slice addresses directly.
 inline bool plainLayout(const TileVal& v) { return !v.type.layout.boxed() && v.type.layout.blayout == TileLayout::row_major; }
+/// DN col-major: a Vec transpose_view of an ND tile (and a static `[M, 1]` column's own layout).
+inline bool colMajorLayout(const TileVal& v) {
+  return !v.type.layout.boxed() && v.type.layout.blayout == TileLayout::col_major;
+}
 
 /// A Tile type with static valid extents (canonicalized: full valid is no valid).
 Type tileType(int64_t rows, int64_t cols, DType dt, MemSpace space, int64_t validRows, int64_t validCols);

@@ -455,12 +455,16 @@ int KernelGenerator::stepFull(int) {
 
 int KernelGenerator::stepReduction(int) {
   std::optional<TileVal> x = pickTile([&](const TileVal& v) {
-    return usable(v) && v.space() == MemSpace::Vec && !v.runtimeValid && plainLayout(v) &&
+    return usable(v) && v.space() == MemSpace::Vec && !v.runtimeValid && viewableLayout(v) &&
            (v.dtype() == DType::FP32 || v.dtype() == DType::FP16 || v.dtype() == DType::INT32) && v.validRows() > 0 &&
            v.validCols() > 0;
   });
   if (!x) return 1;
-  const bool rowWise = vecPitchOk(x->rows(), 1, x->dtype()) && choose_.chance(50);
+  // The result is a [R, 1] column or a [1, C] row, each a Vec tile of its own (a DN source's
+  // columns need not fill 32-byte rows).
+  const bool rowsOk = vecPitchOk(x->rows(), 1, x->dtype()), colsOk = vecPitchOk(1, x->cols(), x->dtype());
+  if (!rowsOk && !colsOk) return 1;
+  const bool rowWise = rowsOk && (!colsOk || choose_.chance(50));
   const bool sum = choose_.chance(40);
   Interval range = x->range;
   if (sum) range = intervalMul(x->range, Interval::of(0.0, static_cast<double>(rowWise ? x->validCols() : x->validRows())));
@@ -477,8 +481,10 @@ int KernelGenerator::stepReduction(int) {
     if (tmp) {
       tmpName = tmp->name;
     } else {
+      // At least the source's shape, in whole 32-byte rows (a DN source's columns need not fill them).
+      const int64_t unit = 32 / dtypeSize(x->dtype());
       std::vector<ExprPtr> c;
-      c.push_back(shape(x->rows(), x->cols()));
+      c.push_back(shape(x->rows(), (x->cols() + unit - 1) / unit * unit));
       c.push_back(Expr::dtypeRef(x->dtype()));
       c.push_back(nullptr);
       tmpName = emitAssign("t", call(Opcode::TileCreate, std::move(c)));
@@ -504,22 +510,29 @@ int KernelGenerator::stepReduction(int) {
 }
 
 int KernelGenerator::stepTransposeVec(int) {
+  // ND -> DN, and (once outside the contract) DN -> ND back.
   std::optional<TileVal> x = pickTile([&](const TileVal& v) {
-    return usable(v) && v.space() == MemSpace::Vec && !v.runtimeValid && plainLayout(v) && v.cols() > 1;
+    return usable(v) && v.space() == MemSpace::Vec && !v.runtimeValid && viewableLayout(v) &&
+           (colMajorLayout(v) || v.cols() > 1);
   });
   if (!x) return 1;
-  std::vector<ExprPtr> args;
-  args.push_back(name(x->name));
-  TileVal r = *x;
-  r.name = emitAssign("t", call(Opcode::TileTransposeView, std::move(args)));
-  r.type.shape = {x->cols(), x->rows()};
-  if (x->type.valid) r.type.valid = std::array<Extent, 2>{(*x->type.valid)[1], (*x->type.valid)[0]};
-  r.type.layout = flippedLayout(x->type.layout);
-  r.def = x->def.transposed();
-  r.origin = Origin::Relabel;
-  addTile(r);
+  addTile(emitTranspose(*x));
   leaveContract();  // a strided relabel of a Vec tile
   return 1;
+}
+
+TileVal KernelGenerator::emitTranspose(const TileVal& x) {
+  std::vector<ExprPtr> args;
+  args.push_back(name(x.name));
+  TileVal r = x;
+  r.name = emitAssign("t", call(Opcode::TileTransposeView, std::move(args)));
+  r.type.shape = {x.cols(), x.rows()};
+  if (x.type.valid) r.type.valid = std::array<Extent, 2>{(*x.type.valid)[1], (*x.type.valid)[0]};
+  r.type.layout = flippedLayout(x.type.layout);
+  r.def = x.def.transposed();
+  r.origin = Origin::Relabel;
+  if (colMajorLayout(x)) r.pitchCols = r.cols();  // a DN tile is dense: its transpose is a dense ND tile
+  return r;
 }
 
 int KernelGenerator::stepMoveVec(int) {

@@ -114,12 +114,13 @@ TileVal KernelGenerator::emitSetValid(const TileVal& src, ExprPtr vr, ExprPtr vc
 
 int KernelGenerator::stepSlice(int) {
   std::optional<TileVal> src = pickTile([&](const TileVal& v) {
-    return usable(v) && v.space() == MemSpace::Vec && !v.runtimeValid && plainLayout(v) &&
+    return usable(v) && v.space() == MemSpace::Vec && !v.runtimeValid && viewableLayout(v) &&
            v.cols() >= unitOf(v.dtype()) && (v.origin != Origin::Relabel || outOfContractAllowed());
   });
   if (!src) return 1;
   const int64_t unit = unitOf(src->dtype()), R = src->rows(), C = src->cols();
-  const int64_t rows = choose_.between(1, R), cols = unit * choose_.between(1, C / unit);
+  // A window of a DN tile keeps every row (docs/decisions.md 18a).
+  const int64_t rows = colMajorLayout(*src) ? R : choose_.between(1, R), cols = unit * choose_.between(1, C / unit);
   IndexExpr rowOff = offsetExpr(R - rows, 1, src->validRows() == R);
   IndexExpr colOff = offsetExpr(C - cols, unit, src->validCols() == C);
   std::optional<std::array<int64_t, 2>> requested;
@@ -136,7 +137,7 @@ int KernelGenerator::stepSlice(int) {
 
 int KernelGenerator::stepExtract(int) {
   std::optional<TileVal> src = pickTile([&](const TileVal& v) {
-    return usable(v) && v.space() == MemSpace::Vec && !v.runtimeValid && plainLayout(v) &&
+    return usable(v) && v.space() == MemSpace::Vec && !v.runtimeValid && viewableLayout(v) &&
            v.cols() >= unitOf(v.dtype());
   });
   if (!src) return 1;
@@ -170,7 +171,7 @@ int KernelGenerator::stepExtract(int) {
 
 int KernelGenerator::stepAssemble(int) {
   std::optional<TileVal> target = pickTile([&](const TileVal& v) {
-    return usable(v) && v.space() == MemSpace::Vec && !v.runtimeValid && plainLayout(v) &&
+    return usable(v) && v.space() == MemSpace::Vec && !v.runtimeValid && viewableLayout(v) &&
            v.origin != Origin::Window && v.cols() >= unitOf(v.dtype());
   });
   if (!target) return 1;
@@ -199,7 +200,7 @@ int KernelGenerator::stepAssemble(int) {
     std::optional<TileVal> source;
     switch (choose_.weighted({3, 2, 2})) {
       case 1: {  // a window of the target itself: the source overlaps the target (W9, W10)
-        const int64_t rows = choose_.between(1, R), cols = unit * choose_.between(1, C / unit);
+        const int64_t rows = colMajorLayout(T) ? R : choose_.between(1, R), cols = unit * choose_.between(1, C / unit);
         source = emitSlice(T, rows, cols, offsetExpr(R - rows, 1, true), offsetExpr(C - cols, unit, true),
                            sourceValid(rows, cols));
         addTile(*source);
@@ -217,7 +218,7 @@ int KernelGenerator::stepAssemble(int) {
       default:
         source = pickTile([&](const TileVal& s) {
           return usable(s) && s.space() == MemSpace::Vec && s.dtype() == T.dtype() && !s.runtimeValid &&
-                 plainLayout(s) && s.rows() <= R && s.cols() <= C && s.cols() % unit == 0 && s.def.full() &&
+                 viewableLayout(s) && s.rows() <= R && s.cols() <= C && s.cols() % unit == 0 && s.def.full() &&
                  (inContract(s) || pitchFree);
         });
         if (!source) return 1;
@@ -340,8 +341,11 @@ int KernelGenerator::stepCreateAssemble(int) {
 
 int KernelGenerator::stepReshape(int) {
   std::optional<TileVal> src = pickTile([&](const TileVal& v) {
-    return usable(v) && v.space() == MemSpace::Vec && !v.runtimeValid && plainLayout(v) &&
-           v.cols() >= unitOf(v.dtype()) && (v.origin != Origin::Window || outOfContractAllowed());
+    // A DN source is read through a row-major copy of its shape, whose rows must be whole 32-byte
+    // units (docs/decisions.md 18b).
+    return usable(v) && v.space() == MemSpace::Vec && !v.runtimeValid && viewableLayout(v) &&
+           v.cols() >= unitOf(v.dtype()) && (!colMajorLayout(v) || v.cols() % unitOf(v.dtype()) == 0) &&
+           (v.origin != Origin::Window || outOfContractAllowed());
   });
   if (!src) return 1;
   const int64_t unit = unitOf(src->dtype()), n = src->rows() * src->cols();
@@ -373,7 +377,7 @@ int KernelGenerator::stepReshape(int) {
 
 int KernelGenerator::stepSetValidStatic(int) {
   std::optional<TileVal> src = pickTile([&](const TileVal& v) {
-    return usable(v) && v.space() == MemSpace::Vec && !v.runtimeValid && v.origin == Origin::Own && plainLayout(v) &&
+    return usable(v) && v.space() == MemSpace::Vec && !v.runtimeValid && v.origin == Origin::Own && viewableLayout(v) &&
            !pinned_.count(v.storage);
   });
   if (!src) return 1;

@@ -78,6 +78,17 @@ class slice_window_outside_source:
         return r
 # -----
 @pl.program
+class reshape_of_col_major_tile_with_short_rows:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, a: pl.Tensor[[3, 32], pl.FP32],
+               out: pl.Out[pl.Tensor[[12, 8], pl.FP32]]) -> pl.Tensor[[12, 8], pl.FP32]:
+        x = pl.tile.load(a, [0, 0], [3, 32])
+        t = pl.tile.transpose_view(x)
+        m = pl.tile.reshape(t, [12, 8])  # error: tile.reshape: a reshape reads the col-major (DN) [32, 3] FP32 tile through a row-major copy, whose rows of 12 bytes break the Vec 32-byte row rule; expected columns filling 32-byte rows
+        r = pl.tile.store(m, [0, 0], out)
+        return r
+# -----
+@pl.program
 class slice_of_col_major_tile_drops_rows:
     @pl.function(type=pl.FunctionType.InCore)
     def kernel(self, a: pl.Tensor[[16, 32], pl.FP32],
