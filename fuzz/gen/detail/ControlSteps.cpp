@@ -40,12 +40,14 @@ Binder binder(const std::string& n) {
 }  // namespace
 
 bool KernelGenerator::carryable(const TileVal& v, bool viewsToo) const {
-  // V5: dynamic valid state does not cross regions. Windows and relabels do only with `viewsToo`
+  // V5: dynamic valid state does not cross regions of a kernel in the contract; once the kernel is
+  // outside it (the Tile path), runtime-valid tiles are carried and yielded like any other (a Tile
+  // program may, and InitMemRef and MaterializeSemanticAliases must place them). Windows and relabels do only with `viewsToo`
   // (viewCarriesAllowed), and only in a layout the lowering can copy: ND by a move (M14), DN (out
   // of the contract) through its transposed view (docs/lowering.md, "Col-major tiles"). The
   // region's copies make the carry or result a tile of its own to the generator, carried and
   // copied again like one.
-  return usable(v) && v.space() == MemSpace::Vec && !v.runtimeValid &&
+  return usable(v) && v.space() == MemSpace::Vec && (!v.runtimeValid || !inContract_) &&
          (v.origin == Origin::Own || (viewsToo && viewableLayout(v)));
 }
 

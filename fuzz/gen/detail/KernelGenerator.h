@@ -194,6 +194,9 @@ class KernelGenerator {
   int stepFull(int budget);
   int stepReduction(int budget);
   int stepTransposeVec(int budget);
+  /// A window at static offsets of a tile with runtime valid extents (outside the contract only).
+  TileVal emitRuntimeValidSlice(const TileVal& src, int64_t rows, int64_t cols, int64_t r0, int64_t c0,
+                                std::optional<std::array<int64_t, 2>> requested);
   /// `transpose_view(x)` of a Vec tile: ND <-> DN, shape, valid extents and mask swapped.
   TileVal emitTranspose(const TileVal& x);
   int stepMoveVec(int budget);

@@ -7,6 +7,7 @@
 // Column offsets and widths are 32-byte multiples (W16).
 #include <algorithm>
 
+#include "compiler/verify/TypeRules.h"
 #include "fuzz/gen/detail/KernelGenerator.h"
 
 namespace ptodiff::fuzz::detail {
@@ -44,6 +45,7 @@ std::array<int64_t, 2> KernelGenerator::sliceValid(const TileVal& src, int64_t r
 
 TileVal KernelGenerator::emitSlice(const TileVal& src, int64_t rows, int64_t cols, IndexExpr rowOff, IndexExpr colOff,
                                    std::optional<std::array<int64_t, 2>> requested) {
+  if (src.runtimeValid) return emitRuntimeValidSlice(src, rows, cols, rowOff.lo, colOff.lo, requested);
   const auto [vr, vc] = sliceValid(src, rows, cols, rowOff, colOff, requested);
   TileVal r = src;
   r.def = windowMask(src.def, rows, cols, rowOff.lo, rowOff.hi, colOff.lo, colOff.hi);
@@ -57,6 +59,35 @@ TileVal KernelGenerator::emitSlice(const TileVal& src, int64_t rows, int64_t col
   setStaticValid(r.type, vr, vc);
   r.validDefined = r.def.covers(vr, vc);
   r.origin = Origin::Window;  // same storage family and pitch as the source
+  return r;
+}
+
+TileVal KernelGenerator::emitRuntimeValidSlice(const TileVal& src, int64_t rows, int64_t cols, int64_t r0, int64_t c0,
+                                               std::optional<std::array<int64_t, 2>> requested) {
+  // The window's valid extents as the verifier infers them from the source's runtime ones (the
+  // generator's type must be the program's: a region compares it with what it yields).
+  const int64_t offset[2] = {r0, c0}, window[2] = {rows, cols}, extent[2] = {src.rows(), src.cols()};
+  std::array<Extent, 2> valid;
+  for (size_t axis = 0; axis < 2; ++axis) {
+    const Extent want = requested ? Extent::constant((*requested)[axis]) : Extent::dynamic();
+    valid[axis] = verify::windowValid(src.type.validExtent(static_cast<int>(axis)), extent[axis],
+                                      Extent::constant(offset[axis]), window[axis], requested ? &want : nullptr);
+  }
+  TileVal r = src;
+  r.def = Mask::none(rows, cols);  // as its source: no lane is defined in every run
+  std::vector<ExprPtr> args;
+  args.push_back(name(src.name));
+  args.push_back(shape(rows, cols));
+  args.push_back(list(intLit(r0), intLit(c0)));
+  args.push_back(requested ? list(intLit((*requested)[0]), intLit((*requested)[1])) : nullptr);
+  r.name = emitAssign("t", call(Opcode::TileSlice, std::move(args)));
+  r.type.shape = {rows, cols};
+  r.type.valid = valid;
+  r.type.canonicalizeValid();
+  r.runtimeValid = std::any_of(valid.begin(), valid.end(), [](const Extent& e) { return !e.isConst(); });
+  // Its valid lanes are valid lanes of the source, defined in each run when the source's are.
+  r.validDefined = r.runtimeValid ? src.validDefined : r.def.covers(r.validRows(), r.validCols());
+  r.origin = Origin::Window;
   return r;
 }
 
@@ -113,11 +144,22 @@ TileVal KernelGenerator::emitSetValid(const TileVal& src, ExprPtr vr, ExprPtr vc
 // ---- slices and extracts ----
 
 int KernelGenerator::stepSlice(int) {
+  // Windows of runtime-valid tiles only outside the contract (V1), at static offsets.
   std::optional<TileVal> src = pickTile([&](const TileVal& v) {
-    return usable(v) && v.space() == MemSpace::Vec && !v.runtimeValid && viewableLayout(v) &&
+    return usable(v) && v.space() == MemSpace::Vec && (!v.runtimeValid || !inContract_) && viewableLayout(v) &&
            v.cols() >= unitOf(v.dtype()) && (v.origin != Origin::Relabel || outOfContractAllowed());
   });
   if (!src) return 1;
+  if (src->runtimeValid) {
+    const int64_t unit = unitOf(src->dtype()), R = src->rows(), C = src->cols();
+    const int64_t rows = colMajorLayout(*src) ? R : choose_.between(1, R), cols = unit * choose_.between(1, C / unit);
+    const int64_t r0 = choose_.between(0, R - rows), c0 = unit * choose_.between(0, (C - cols) / unit);
+    std::optional<std::array<int64_t, 2>> requested;
+    if (has(Feature::StaticPartialValid) && choose_.chance(30))
+      requested = std::array<int64_t, 2>{choose_.between(0, rows), choose_.between(0, cols)};
+    addTile(emitRuntimeValidSlice(*src, rows, cols, r0, c0, requested));
+    return 1;
+  }
   const int64_t unit = unitOf(src->dtype()), R = src->rows(), C = src->cols();
   // A window of a DN tile keeps every row (docs/decisions.md 18a).
   const int64_t rows = colMajorLayout(*src) ? R : choose_.between(1, R), cols = unit * choose_.between(1, C / unit);

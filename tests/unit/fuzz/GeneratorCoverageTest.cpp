@@ -29,7 +29,42 @@ struct Coverage {
   int viewCarries = 0;  // programs whose loops carry a window or a relabel
   // Programs with col-major (DN) Vec tiles, out of the contract (docs/lowering.md, "Col-major tiles"):
   int dnSlices = 0, dnReshapes = 0, dnAssembleTargets = 0, dnTransposedBack = 0, dnRegionValues = 0;
+  int runtimeValidRegionValues = 0;  // programs where a loop carry or If result has a runtime valid extent
+  int runtimeValidWindows = 0;       // programs slicing a tile whose valid extents are known at run time
 };
+
+bool runtimeValid(const Type& t) {
+  return t.isTile() && t.valid &&
+         std::any_of(t.valid->begin(), t.valid->end(), [](const Extent& e) { return !e.isConst(); });
+}
+
+/// Whether verified `p` slices a tile with a runtime valid extent.
+bool slicesARuntimeValidTile(const Program& p) {
+  bool found = false;
+  walkProgram(
+      p, [](const Stmt&) {},
+      [&](const Expr& e) {
+        found = found || (e.kind == Expr::Kind::Call && e.op == Opcode::TileSlice && runtimeValid(e.args[0]->type));
+      });
+  return found;
+}
+
+/// Whether a loop carry or an If result of verified `p` has a valid extent known only at run time.
+bool runtimeValidCrossesARegion(const Program& p) {
+  auto runtime = [](const std::vector<Binder>& binders) {
+    return std::any_of(binders.begin(), binders.end(), [](const Binder& b) { return runtimeValid(b.type); });
+  };
+  bool found = false;
+  walkProgram(
+      p,
+      [&](const Stmt& s) {
+        if (s.kind == Stmt::Kind::For) found = found || runtime(s.as<ForStmt>().iterArgs);
+        if (s.kind == Stmt::Kind::While) found = found || runtime(s.as<WhileStmt>().iterArgs);
+        if (s.kind == Stmt::Kind::Yield) found = found || runtime(s.as<YieldStmt>().targets);
+      },
+      [](const Expr&) {});
+  return found;
+}
 
 /// What a verified program does with col-major (DN) tiles of more than one column.
 struct ColMajorUses {
@@ -197,6 +232,8 @@ const Coverage& coverage() {
       cov.dnAssembleTargets += dn.assembleTarget;
       cov.dnTransposedBack += dn.transposedBack;
       cov.dnRegionValues += dn.regionValue;
+      cov.runtimeValidRegionValues += runtimeValidCrossesARegion(p);
+      cov.runtimeValidWindows += slicesARuntimeValidTile(p);
     }
     return cov;
   }();
@@ -262,6 +299,15 @@ TEST(GeneratorCoverage, TransposedVecTilesAreSlicedReshapedAssembledAndCarried) 
   std::printf("[ DN ] slice %d, reshape %d, assemble target %d, transposed back %d, carried or yielded %d of 2000\n",
               c.dnSlices, c.dnReshapes, c.dnAssembleTargets, c.dnTransposedBack, c.dnRegionValues);
   for (int n : {c.dnSlices, c.dnReshapes, c.dnAssembleTargets, c.dnTransposedBack, c.dnRegionValues}) EXPECT_GE(n, 5);
+}
+
+TEST(GeneratorCoverage, RuntimeValidTilesCrossRegionsAndAreSlicedOutsideTheContract) {
+  // V5 keeps runtime valid extents out of regions of a kernel in the contract only; on the Tile
+  // path a carry or If result may have them, and its copies must keep them.
+  std::printf("[ V5 ] a carry or If result with a runtime valid extent: %d, a window of one: %d of 2000 programs\n",
+              coverage().runtimeValidRegionValues, coverage().runtimeValidWindows);
+  EXPECT_GE(coverage().runtimeValidRegionValues, 20);
+  EXPECT_GE(coverage().runtimeValidWindows, 20);
 }
 
 TEST(GeneratorCoverage, PartiallyValidWindowsAreAssembledIntoFullTargetsAndObserved) {
