@@ -222,8 +222,9 @@ class FunctionPlanner {
           } else if (!v->incoming.empty()) {
             const bool lastTripOnly = v->kind == ValueKind::LoopResult && v->incoming.size() > 1 && inside(*v);
             keep = lastTripOnly ? derived.count(v->incoming[1]) != 0
-                                : std::all_of(v->incoming.begin(), v->incoming.end(),
-                                              [&](int s) { return s == v->slot || derived.count(s) != 0; });
+                                : std::all_of(v->incoming.begin(), v->incoming.end(), [&](int s) {
+                                    return s == v->slot || derived.count(s) != 0 || keptByOtherArm(*v, s, result);
+                                  });
           }
         }
         if (keep) {
@@ -235,6 +236,20 @@ class FunctionPlanner {
       }
     }
     return derived;
+  }
+
+  /// Whether `incoming` of branch result `v` is the input `result` writes in place, yielded untouched
+  /// by the arm that does not hold the write (A15, an accumulator phi: `if f: a2 = matmul_acc(a, ...);
+  /// r = yield(a2) else: r = yield(a)`). Run in place, the op leaves the input's bytes where the
+  /// result's go, so on that arm they are the branch result's bytes too.
+  bool keptByOtherArm(const TileValue& v, int incoming, const TileValue& result) const {
+    if (v.kind != ValueKind::BranchResult || incoming != result.source || v.incoming.size() != 2) return false;
+    for (const BranchExtent& b : facts_.branches()) {
+      if (b.stmt != v.stmt) continue;
+      if (b.inThen(result.point)) return v.incoming[1] == incoming;
+      if (b.inElse(result.point)) return v.incoming[0] == incoming;
+    }
+    return false;
   }
 
   /// The operand an in-place result writes over (assemble's target, matmul_acc's accumulator).
@@ -294,7 +309,9 @@ class FunctionPlanner {
         if (assemble && faults_.on(Fault::AssembleRowGapProof) && firstRowsDisjoint(*inPlaceResult, *v)) continue;
         return true;
       }
-      if (u.point > point) return true;
+      // A read in the other arm of an If holding the write is never after it in one run; a later
+      // trip of a loop holding both reads a value bound again, or is caught below.
+      if (u.point > point && !facts_.exclusive(point, u.point)) return true;
       for (int l = facts_.innermostLoop(point); l >= 0; l = facts_.loops()[l].parent) {
         const LoopExtent& loop = facts_.loops()[l];
         if (u.point > loop.header && loop.contains(u.point) && v->point < loop.header) return true;

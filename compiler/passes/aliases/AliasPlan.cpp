@@ -507,11 +507,13 @@ class Materializer {
     return observedOtherwise(s, ext, init, e->base);
   }
 
-  /// A transpose_view of a whole allocation that nothing else reads: the view holds all of the
-  /// allocation's bytes alone, as the whole identity would. It is the form of this pass's own copy
-  /// of a col-major tile (copiedTransposed), so a second run finds nothing to copy again.
+  /// A Vec transpose_view of a whole allocation that nothing else reads, in a Tile-path kernel: the
+  /// view holds all of the allocation's bytes alone, as the whole identity would. It is the form of
+  /// this pass's own copy of a col-major tile (copiedTransposed), so a second run finds nothing to
+  /// copy again. (A selected kernel keeps copying relabels: the Buffer path carries no view, S19.)
   bool soleTransposedView(const TileValue& v) const {
-    if (opInfo(v.call->op).family != OpFamily::TransposeView) return false;
+    if (selected_ || v.type.space != MemSpace::Vec || opInfo(v.call->op).family != OpFamily::TransposeView)
+      return false;
     const TileValue* source = facts_.value(v.source);
     if (!source || source->kind != ValueKind::Fresh) return false;
     const std::optional<MemRef> e = exactOf(source->slot);

@@ -56,7 +56,8 @@ int KernelGenerator::stepCube(int) {
   const int64_t Kc = std::max<int64_t>(16, kUnit) * (kUnit == 32 ? 1 : choose_.between(1, 2));
   const int64_t chunks = choose_.between(1, 3);
   const int64_t K = Kc * chunks;
-  const size_t form = choose_.weighted({3, 2, has(Feature::For) && controlAllowed() ? 2 : 0});
+  const size_t form =
+      choose_.weighted({3, 2, has(Feature::For) && controlAllowed() ? 2 : 0, has(Feature::If) && controlAllowed() ? 2 : 0});
   const bool partial = form == 0 && has(Feature::StaticPartialValid) && choose_.chance(40);
   int64_t vrA = M, vkA = K, vkB = K, vnB = N;
   if (partial) {
@@ -217,6 +218,39 @@ int KernelGenerator::stepCube(int) {
       }
       acc = matmulAcc(acc, lhs, rhs, initCond());
     }
+  } else if (form == 3) {
+    // An accumulator phi (A15): one arm of an If continues the accumulator in place, the other
+    // keeps it, or (outside the contract) computes another product, a divergent Acc branch (B13).
+    const int64_t j0 = choose_.below(chunks), j1 = choose_.below(chunks);
+    const TileVal seed = matmul(chunkL(intLit(j0 * Kc)), chunkR(intLit(j0 * Kc)));
+    const TileVal lhs = chunkL(intLit(j1 * Kc)), rhs = chunkR(intLit(j1 * Kc));
+    const bool divergent = outOfContractAllowed() && choose_.chance(40);
+    const bool continueInThen = choose_.chance(50);
+    auto ifs = std::make_unique<IfStmt>(SourceLoc{});
+    ifs->cond = pickCondition();
+    const std::string result = fresh("r");
+    auto arm = [&](Block& body, bool continues) {
+      scopes_.push_back(Scope{&body, {}, {}, {}});
+      const TileVal v = continues ? matmulAcc(seed, lhs, rhs, initCond()) : divergent ? matmul(lhs, rhs) : seed;
+      auto y = std::make_unique<YieldStmt>(SourceLoc{});
+      y->values.push_back(name(v.name));
+      Binder t;
+      t.name = result;
+      y->targets.push_back(std::move(t));
+      emit(std::move(y));
+      scopes_.pop_back();
+      return v;
+    };
+    const TileVal thenValue = arm(ifs->thenBody, continueInThen);
+    const TileVal elseValue = arm(ifs->elseBody, !continueInThen);
+    emit(std::move(ifs));
+    acc = thenValue;
+    acc.name = result;
+    acc.def = thenValue.def.intersect(elseValue.def);
+    acc.validDefined = acc.def.covers(acc.validRows(), acc.validCols());
+    acc.range = thenValue.range.hull(elseValue.range);
+    acc.storage = newStorage();
+    if (divergent) leaveContract();  // B13: no Acc -> Acc copy joins two accumulators
   } else {
     // for k in range(trips): acc = matmul_acc(acc, A[:, k], B[k, :], init_cond = k == 0 or omitted)
     const bool fromCreate = choose_.chance(30);
@@ -291,7 +325,7 @@ int KernelGenerator::stepCube(int) {
       leaveContract();
     }
   }
-  return form == 2 ? 3 : 2;
+  return form >= 2 ? 3 : 2;
 }
 
 }  // namespace ptodiff::fuzz::detail

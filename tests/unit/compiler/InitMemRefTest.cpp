@@ -130,6 +130,47 @@ TEST(InitMemRef, AssembleGetsStorageOfItsOwnWhenTheTargetIsReadLater) {
   EXPECT_NE(memrefOf(p, "y")->base, memrefOf(p, "c")->base);
 }
 
+// A15, an accumulator phi: the other arm of the If yields the input untouched, and no run reads it
+// after the write, so the op runs in place and the branch result is the input's storage on both
+// arms. A read of the input after the If still keeps it observable.
+TEST(InitMemRef, AnInPlaceOpWhoseInputTheOtherArmYieldsRunsInPlace) {
+  const std::string params = std::string(kVec) + ", f: pl.Scalar[pl.BOOL]";
+  const std::string phi =
+      "        c = pl.tile.full([16, 32], dtype=pl.FP32, value=1.0)\n"
+      "        s = pl.tile.load(a, [0, 0], [8, 32])\n"
+      "        if f:\n"
+      "            y = pl.tile.assemble(c, s, [8, 0])\n"
+      "            r = pl.yield_(y)\n"
+      "        else:\n"
+      "            r = pl.yield_(c)\n";
+  Program p = initMemRef(params, phi + "        o = pl.tile.store(r, [0, 0], out)\n        return o\n");
+  EXPECT_EQ(memrefOf(p, "y"), memrefOf(p, "c"));
+  Program read = initMemRef(params, phi +
+                                        "        z = pl.tile.add(r, c)\n"
+                                        "        o = pl.tile.store(z, [0, 0], out)\n        return o\n");
+  ASSERT_TRUE(memrefOf(read, "y"));
+  EXPECT_NE(memrefOf(read, "y")->base, memrefOf(read, "c")->base);
+}
+
+// The same If inside a loop reading an input bound before the loop: the next trip's other arm reads
+// what this trip wrote, so the op does not run in place.
+TEST(InitMemRef, AnInPlaceOpInALoopWhoseInputTheOtherArmYieldsKeepsItsInput) {
+  Program p = initMemRef(std::string(kVec) + ", f: pl.Scalar[pl.BOOL]",
+                         "        c = pl.tile.full([16, 32], dtype=pl.FP32, value=1.0)\n"
+                         "        s = pl.tile.load(a, [0, 0], [8, 32])\n"
+                         "        for i, (k,) in pl.range(2, init_values=(s,)):\n"
+                         "            if f:\n"
+                         "                y = pl.tile.assemble(c, s, [8, 0])\n"
+                         "                r = pl.yield_(y)\n"
+                         "            else:\n"
+                         "                r = pl.yield_(c)\n"
+                         "            w = pl.tile.slice(r, [8, 32], [0, 0])\n"
+                         "            k2 = pl.yield_(w)\n"
+                         "        o = pl.tile.store(k2, [0, 0], out)\n        return o\n");
+  ASSERT_TRUE(memrefOf(p, "y"));
+  EXPECT_NE(memrefOf(p, "y")->base, memrefOf(p, "c")->base);
+}
+
 // An in-place result is a tile of its own type, addressed at its own row pitch from its MemRef:
 // it can take its input's bytes only where they form such a tile. Into a window of a wider tile
 // (8 of 16 columns: out of contract, W7) the assemble gets storage of its own; into a row band as
