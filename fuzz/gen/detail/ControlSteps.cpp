@@ -92,8 +92,11 @@ TileVal KernelGenerator::pickYield(const TileVal& want, bool loopCarry, bool vie
   // A recent value that only misses the carry's range becomes eligible through a clamp.
   if (loopCarry && isFloat(want.dtype()) && (want.dtype() == DType::FP32 || outOfContractAllowed()) &&
       choose_.chance(30)) {
+    // The clamp's result takes the implicit layout of its shape, so a tile in another one (a DN
+    // carry of more than one column) cannot be clamped into its own type.
     std::optional<TileVal> u = pickTile([&](const TileVal& v) {
       return carryable(v) && v.type == want.type && !want.range.contains(v.range) &&
+             Type::tile(v.rows(), v.cols(), v.dtype(), MemSpace::Vec).layout == v.type.layout &&
              Mask::rect(v.rows(), v.cols(), v.validRows(), v.validCols()).contains(want.def);
     });
     if (u) return clampTile(*u, want.range.hi);

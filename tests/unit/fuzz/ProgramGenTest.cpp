@@ -277,6 +277,20 @@ TEST(ProgramGen, OtherConfigurationsStayValid) {
   }
 }
 
+// Case 36470 of a 4-minute campaign of seed 48 over the out-of-contract storage mix (2026-12-02):
+// a loop yield clamped a col-major [64, 4] carry, whose maximums result takes the row-major layout
+// (16-byte rows: invalid-program). A clamp now keeps to tiles whose result has their own layout.
+TEST(ProgramGen, ACarryOfAnotherLayoutIsNotClampedIntoAYield) {
+  GenConfig config;
+  config.features = FeatureSet::parse(
+      "out-of-contract,if,slices,reshape,assemble,static-valid,runtime-valid,full,elementwise-fp32,for,while,"
+      "nested-control,transpose-view,tile-scalar,other-dtypes");
+  ASSERT_TRUE(config.features);
+  const GeneratedCase c = generateCase(10194289447210112915ull, 36470 % 100 + 1, config);
+  EXPECT_EQ(verifyProblems(c), "");
+  EXPECT_EQ(runProblems(c), "");
+}
+
 TEST(ProgramGen, BulkGenerationVerifiesAndRuns) {
   // PTODIFF_GEN_COUNT programs (2000 by default): all verify, none is invalid-program when run.
   const int count = genCount(2000);
