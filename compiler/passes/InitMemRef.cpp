@@ -221,10 +221,15 @@ class FunctionPlanner {
             keep = derived.count(v->source) != 0;
           } else if (!v->incoming.empty()) {
             const bool lastTripOnly = v->kind == ValueKind::LoopResult && v->incoming.size() > 1 && inside(*v);
-            keep = lastTripOnly ? derived.count(v->incoming[1]) != 0
-                                : std::all_of(v->incoming.begin(), v->incoming.end(), [&](int s) {
-                                    return s == v->slot || derived.count(s) != 0 || keptByOtherArm(*v, s, result);
-                                  });
+            if (lastTripOnly) {
+              keep = derived.count(v->incoming[1]) != 0;
+            } else {
+              keep = true;
+              for (size_t i = 0; keep && i < v->incoming.size(); ++i) {
+                const int s = v->incoming[i];
+                keep = s == v->slot || derived.count(s) != 0 || fromArmExcludingWrite(*v, i, result);
+              }
+            }
           }
         }
         if (keep) {
@@ -238,16 +243,17 @@ class FunctionPlanner {
     return derived;
   }
 
-  /// Whether `incoming` of branch result `v` is the input `result` writes in place, yielded untouched
-  /// by the arm that does not hold the write (A15, an accumulator phi: `if f: a2 = matmul_acc(a, ...);
-  /// r = yield(a2) else: r = yield(a)`). Run in place, the op leaves the input's bytes where the
-  /// result's go, so on that arm they are the branch result's bytes too.
-  bool keptByOtherArm(const TileValue& v, int incoming, const TileValue& result) const {
-    if (v.kind != ValueKind::BranchResult || incoming != result.source || v.incoming.size() != 2) return false;
+  /// Whether incoming `index` of branch result `v` comes from the arm of its If that excludes the
+  /// write of `result`: no run that writes reads the branch result through it. That arm may yield the
+  /// input untouched (A15, an accumulator phi: `if f: a2 = matmul_acc(a, ...); r = yield(a2) else:
+  /// r = yield(a)`, also when the write is a local loop's) or any other value (a divergent Acc branch,
+  /// B13, whose other arm runs a K loop in place): either way, reading the result after the If never
+  /// reads bytes the write changed.
+  bool fromArmExcludingWrite(const TileValue& v, size_t index, const TileValue& result) const {
+    if (v.kind != ValueKind::BranchResult || v.incoming.size() != 2) return false;
     for (const BranchExtent& b : facts_.branches()) {
       if (b.stmt != v.stmt) continue;
-      if (b.inThen(result.point)) return v.incoming[1] == incoming;
-      if (b.inElse(result.point)) return v.incoming[0] == incoming;
+      return index == 1 ? b.inThen(result.point) : b.inElse(result.point);
     }
     return false;
   }

@@ -42,11 +42,11 @@ Binder binder(const std::string& n) {
 bool KernelGenerator::carryable(const TileVal& v, bool viewsToo) const {
   // V5: dynamic valid state does not cross regions of a kernel in the contract; once the kernel is
   // outside it (the Tile path), runtime-valid tiles are carried and yielded like any other (a Tile
-  // program may, and InitMemRef and MaterializeSemanticAliases must place them). Windows and relabels do only with `viewsToo`
-  // (viewCarriesAllowed), and only in a layout the lowering can copy: ND by a move (M14), DN (out
-  // of the contract) through its transposed view (docs/lowering.md, "Col-major tiles"). The
-  // region's copies make the carry or result a tile of its own to the generator, carried and
-  // copied again like one.
+  // program may, and InitMemRef and MaterializeSemanticAliases must place them). Windows and
+  // relabels cross only with `viewsToo` (viewCarriesAllowed), and only in a layout the lowering can
+  // copy: ND by a move (M14), DN (out of the contract) through its transposed view
+  // (docs/lowering.md, "Col-major tiles"). The region's copies make the carry or result a tile of
+  // its own to the generator, carried and copied again like one.
   return usable(v) && v.space() == MemSpace::Vec && (!v.runtimeValid || !inContract_) &&
          (v.origin == Origin::Own || (viewsToo && viewableLayout(v)));
 }
@@ -107,8 +107,9 @@ TileVal KernelGenerator::pickYield(const TileVal& want, bool loopCarry, bool vie
     std::optional<TileVal> u = pickTile([&](const TileVal& v) {
       if (!usable(v) || v.space() != MemSpace::Vec || v.runtimeValid || !plainLayout(v)) return false;
       if (v.rows() != want.cols() || v.cols() != want.rows() || v.dtype() != want.dtype()) return false;
-      return v.validRows() == want.validCols() && v.validCols() == want.validRows() &&
-             (!loopCarry || (v.def.transposed().contains(want.def) && (!isFloat(v.dtype()) || want.range.contains(v.range))));
+      if (v.validRows() != want.validCols() || v.validCols() != want.validRows()) return false;
+      return !loopCarry ||
+             (v.def.transposed().contains(want.def) && (!isFloat(v.dtype()) || want.range.contains(v.range)));
     });
     if (u) {
       TileVal t = emitTranspose(*u);

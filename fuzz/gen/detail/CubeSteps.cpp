@@ -56,8 +56,9 @@ int KernelGenerator::stepCube(int) {
   const int64_t Kc = std::max<int64_t>(16, kUnit) * (kUnit == 32 ? 1 : choose_.between(1, 2));
   const int64_t chunks = choose_.between(1, 3);
   const int64_t K = Kc * chunks;
-  const size_t form =
-      choose_.weighted({3, 2, has(Feature::For) && controlAllowed() ? 2 : 0, has(Feature::If) && controlAllowed() ? 2 : 0});
+  const int loopForm = has(Feature::For) && controlAllowed() ? 2 : 0;
+  const int phiForm = has(Feature::If) && controlAllowed() ? 2 : 0;
+  const size_t form = choose_.weighted({3, 2, loopForm, phiForm});
   const bool partial = form == 0 && has(Feature::StaticPartialValid) && choose_.chance(40);
   int64_t vrA = M, vkA = K, vkB = K, vnB = N;
   if (partial) {
@@ -191,6 +192,46 @@ int KernelGenerator::stepCube(int) {
   }
   auto chunkL = [&](ExprPtr k0) { return extractTo(aMat, intLit(0), std::move(k0), M, Kc, MemSpace::Left); };
   auto chunkR = [&](ExprPtr k0) { return extractTo(bMat, std::move(k0), intLit(0), Kc, N, MemSpace::Right); };
+  // for k in range(trips): acc = matmul_acc(acc, A[:, k], B[k, :], init_cond = k == 0 or omitted);
+  // the loop's result.
+  auto accumulateInLoop = [&](const TileVal& init, IndexExpr trips, bool initFirst) {
+    auto loop = std::make_unique<ForStmt>(SourceLoc{});
+    const std::string k = fresh("i"), carry = fresh("c"), result = fresh("r");
+    loop->inductionVar.name = k;
+    loop->start = intLit(0);
+    loop->stop = std::move(trips.expr);
+    loop->step = intLit(1);
+    Binder c;
+    c.name = carry;
+    loop->iterArgs.push_back(std::move(c));
+    loop->inits.push_back(name(init.name));
+    scopes_.push_back(Scope{&loop->body, {}, {}, {}});
+    TileVal carried = init;
+    carried.name = carry;
+    TileVal lhs = chunkL(mul(name(k), intLit(Kc)));
+    TileVal rhs = chunkR(mul(name(k), intLit(Kc)));
+    ExprPtr cond = initFirst ? binary(BinOp::Eq, name(k), intLit(0)) : nullptr;
+    TileVal next = matmulAcc(carried, lhs, rhs, std::move(cond));
+    auto y = std::make_unique<YieldStmt>(SourceLoc{});
+    y->values.push_back(name(next.name));
+    Binder t;
+    t.name = result;
+    y->targets.push_back(std::move(t));
+    emit(std::move(y));
+    scopes_.pop_back();
+    emit(std::move(loop));
+    // Every trip rewrites the whole accumulator (full products), the first one from scratch when
+    // it starts from `create`: all lanes are defined after any trip count the case can take.
+    TileVal out = init;
+    out.name = result;
+    out.def = Mask::all(M, N);
+    out.validDefined = true;
+    const double bound = init.range.hi + static_cast<double>(trips.hi * Kc) * inMag * inMag;
+    out.range = Interval::of(-bound, bound);
+    out.storage = newStorage();
+    return out;
+  };
+
 
   TileVal acc;
   if (form == 0) {
@@ -231,7 +272,21 @@ int KernelGenerator::stepCube(int) {
     const std::string result = fresh("r");
     auto arm = [&](Block& body, bool continues) {
       scopes_.push_back(Scope{&body, {}, {}, {}});
-      const TileVal v = continues ? matmulAcc(seed, lhs, rhs, initCond()) : divergent ? matmul(lhs, rhs) : seed;
+      TileVal v;
+      if (continues && has(Feature::For) && controlAllowed() && choose_.chance(40)) {
+        // A15 "via a local loop": the arm continues the accumulator with a K loop of its own.
+        IndexExpr trips{intLit(1), 1, 1};
+        if (choose_.chance(50)) {
+          const int64_t t = choose_.between(1, chunks);
+          trips = {intLit(t), t, t};
+        } else {
+          std::string n = newParam("nk", DType::INDEX, ParamRole::LoopCount, 0, chunks);
+          trips = {name(n), 0, chunks};
+        }
+        v = accumulateInLoop(seed, std::move(trips), false);
+      } else {
+        v = continues ? matmulAcc(seed, lhs, rhs, initCond()) : divergent ? matmul(lhs, rhs) : seed;
+      }
       auto y = std::make_unique<YieldStmt>(SourceLoc{});
       y->values.push_back(name(v.name));
       Binder t;
@@ -278,40 +333,7 @@ int KernelGenerator::stepCube(int) {
       init = matmul(chunkL(intLit(0)), chunkR(intLit(0)));
     }
     const bool initFirst = fromCreate || choose_.chance(60);
-    auto loop = std::make_unique<ForStmt>(SourceLoc{});
-    const std::string k = fresh("i"), carry = fresh("c"), result = fresh("r");
-    loop->inductionVar.name = k;
-    loop->start = intLit(0);
-    loop->stop = std::move(trips.expr);
-    loop->step = intLit(1);
-    Binder c;
-    c.name = carry;
-    loop->iterArgs.push_back(std::move(c));
-    loop->inits.push_back(name(init.name));
-    scopes_.push_back(Scope{&loop->body, {}, {}, {}});
-    TileVal carried = init;
-    carried.name = carry;
-    TileVal lhs = chunkL(mul(name(k), intLit(Kc)));
-    TileVal rhs = chunkR(mul(name(k), intLit(Kc)));
-    ExprPtr cond = initFirst ? binary(BinOp::Eq, name(k), intLit(0)) : nullptr;
-    TileVal next = matmulAcc(carried, lhs, rhs, std::move(cond));
-    auto y = std::make_unique<YieldStmt>(SourceLoc{});
-    y->values.push_back(name(next.name));
-    Binder t;
-    t.name = result;
-    y->targets.push_back(std::move(t));
-    emit(std::move(y));
-    scopes_.pop_back();
-    emit(std::move(loop));
-    // Every trip rewrites the whole accumulator (full products), the first one from scratch when
-    // it starts from `create`: all lanes are defined after any trip count the case can take.
-    acc = init;
-    acc.name = result;
-    acc.def = Mask::all(M, N);
-    acc.validDefined = true;
-    const double bound = init.range.hi + static_cast<double>(trips.hi * Kc) * inMag * inMag;
-    acc.range = Interval::of(-bound, bound);
-    acc.storage = newStorage();
+    acc = accumulateInLoop(init, std::move(trips), initFirst);
   }
 
   addTile(acc);
