@@ -109,6 +109,13 @@ class FunctionPlanner {
     }
     for (const TileValue* v : narrowInPlaceInputs_) {
       const std::string name = freshName(inPlaceInput(*v)->name + "_inplace");
+      if (!aliases::copyableByMove(inPlaceInput(*v)->type)) {  // a DN input: through its transposed view
+        OperandCopy copy{0, name, CopyKind::WholeTile, freshName(name + "_whole"), freshName(name + "_whole_src")};
+        copy.rowMajorView = freshName(name + "_nd");
+        copy.colMajorView = freshName(name + "_dn");
+        copies[v->stmt].push_back(std::move(copy));
+        continue;
+      }
       copies[v->stmt].push_back({0, name, CopyKind::WholeTile, freshName(name + "_whole"),
                                  freshName(name + "_whole_src")});
     }
@@ -154,10 +161,14 @@ class FunctionPlanner {
   /// scratch storage, or a copy of every lane (`whole`, read through the view `wholeSource`).
   enum class CopyKind { Move, FreshScratch, WholeTile };
   struct OperandCopy {
+    OperandCopy(size_t operand, std::string name, CopyKind kind, std::string whole, std::string wholeSource)
+        : operand(operand), name(std::move(name)), kind(kind), whole(std::move(whole)), wholeSource(std::move(wholeSource)) {}
     size_t operand;
     std::string name;
     CopyKind kind;
     std::string whole, wholeSource;
+    // A whole copy of a col-major (DN) tile moves its transposed (ND) view and views the copy back.
+    std::string rowMajorView, colMajorView;
   };
   using CopyPlan = std::map<const Stmt*, std::vector<OperandCopy>>;
   std::map<int, Placement> placement_;  // every Tile slot that has storage of its own or an alias
@@ -386,7 +397,7 @@ class FunctionPlanner {
         if (follows_.at(v.slot) && (storageDependsOnTakenArm(v.source) ||
                                     !denselyPlaced(inPlaceInput(v)->type, placementOf(v.source))))
           follows_[v.slot] = false;
-        if (!follows_.at(v.slot) && keepInvalidLanes_ && needsWholeTileCopy(inPlaceInput(v)->type) &&
+        if (!follows_.at(v.slot) && keepInvalidLanes_ && needsWholeTileCopy(inPlaceInput(v)->type, true) &&
             !isWholeTileCopy(inPlaceInput(v)->slot, v.point))
           narrowInPlaceInputs_.push_back(&v);
         placement_[v.slot] = follows_.at(v.slot) ? placementOf(v.source) : freshStorage(v);
@@ -498,6 +509,12 @@ class FunctionPlanner {
     return Expr::call(Opcode::TileMove, std::move(args), loc);
   }
 
+  static ExprPtr transposeCall(const std::string& source, SourceLoc loc) {
+    std::vector<ExprPtr> args;
+    args.push_back(Expr::nameRef(source, loc));
+    return Expr::call(Opcode::TileTransposeView, std::move(args), loc);
+  }
+
   static ExprPtr extentExpr(const Extent& e, SourceLoc loc) {
     return e.kind == Extent::Kind::Symbol ? Expr::nameRef(e.symbol, loc) : Expr::intLit(e.value, loc);
   }
@@ -521,15 +538,19 @@ class FunctionPlanner {
     auto viewBy = [&](const TileValue* v, OpFamily family) {
       return v && v->kind == ValueKind::View && v->call->kind == Expr::Kind::Call && opInfo(v->call->op).family == family;
     };
+    // A col-major tile's copy has a transpose_view on either side of the move.
+    auto throughTranspose = [&](const TileValue* v) {
+      return viewBy(v, OpFamily::TransposeView) ? facts_.value(v->source) : v;
+    };
     const TileValue* narrowed = facts_.value(slot);
     if (!viewBy(narrowed, OpFamily::SetValidShape)) return false;
-    const TileValue* moved = facts_.value(narrowed->source);
+    const TileValue* moved = throughTranspose(facts_.value(narrowed->source));
     if (!moved || moved->kind != ValueKind::Fresh || moved->call->kind != Expr::Kind::Call ||
         opInfo(moved->call->op).family != OpFamily::Move)
       return false;
     for (int l = facts_.innermostLoop(point); l >= 0; l = facts_.loops()[l].parent)
       if (!facts_.loops()[l].contains(moved->point)) return false;
-    return viewBy(facts_.value(moved->call->args[0]->slot), OpFamily::SetValidShape);
+    return viewBy(throughTranspose(facts_.value(moved->call->args[0]->slot)), OpFamily::SetValidShape);
   }
 
   /// Whether `operand` of the in-place op at `point` reads a whole-tile copy (isWholeTileCopy) that
@@ -542,13 +563,24 @@ class FunctionPlanner {
     if (!isWholeTileCopy(operand.slot, point)) return false;
     const TileValue* narrowed = facts_.value(operand.slot);
     const Expr* narrowing = narrowed->call->args[0].get();
+    // A col-major copy's moved tile is read only by its transpose_view back, too.
+    const TileValue* back = facts_.value(narrowed->source);
+    const bool transposed = back && back->kind == ValueKind::View && back->call->kind == Expr::Kind::Call &&
+                            opInfo(back->call->op).family == OpFamily::TransposeView;
+    const int moved = transposed ? back->source : -1;
+    const Expr* transposing = transposed ? back->call->args[0].get() : nullptr;
     return std::all_of(facts_.uses().begin(), facts_.uses().end(), [&](const Use& u) {
-      return (u.slot != operand.slot || u.expr == &operand) && (u.slot != narrowed->source || u.expr == narrowing);
+      return (u.slot != operand.slot || u.expr == &operand) && (u.slot != narrowed->source || u.expr == narrowing) &&
+             (u.slot != moved || u.expr == transposing);
     });
   }
 
   /// A narrow Vec tile whose valid extents a setter can state again after a whole copy.
-  static bool needsWholeTileCopy(const Type& t) { return narrowAndNameable(t) && aliases::copyableByMove(t); }
+  /// `transposedToo`: a col-major (DN) tile counts as copyable, through its transposed view (the
+  /// copy keeps its type; a `_dense` copy wants the move's row-major one).
+  static bool needsWholeTileCopy(const Type& t, bool transposedToo = false) {
+    return narrowAndNameable(t) && (aliases::copyableByMove(t) || (transposedToo && aliases::copyableWithinSpace(t)));
+  }
   /// A tile whose valid region is smaller than its shape, with extents a setter can state.
   static bool narrowAndNameable(Type t) {
     t.canonicalizeValid();
@@ -591,8 +623,15 @@ class FunctionPlanner {
             case CopyKind::WholeTile:
               emit(copy.wholeSource,
                    setValidShapeCall(operand->name, Extent::constant(t.rows()), Extent::constant(t.cols()), loc));
-              emit(copy.whole, moveCall(copy.wholeSource, t.space, loc));
-              emit(copy.name, setValidShapeCall(copy.whole, (*t.valid)[0], (*t.valid)[1], loc));
+              if (copy.rowMajorView.empty()) {
+                emit(copy.whole, moveCall(copy.wholeSource, t.space, loc));
+                emit(copy.name, setValidShapeCall(copy.whole, (*t.valid)[0], (*t.valid)[1], loc));
+                break;
+              }
+              emit(copy.rowMajorView, transposeCall(copy.wholeSource, loc));
+              emit(copy.whole, moveCall(copy.rowMajorView, t.space, loc));
+              emit(copy.colMajorView, transposeCall(copy.whole, loc));
+              emit(copy.name, setValidShapeCall(copy.colMajorView, (*t.valid)[0], (*t.valid)[1], loc));
               break;
           }
           operand = Expr::nameRef(copy.name, loc);
