@@ -192,6 +192,15 @@ int KernelGenerator::stepCube(int) {
   }
   auto chunkL = [&](ExprPtr k0) { return extractTo(aMat, intLit(0), std::move(k0), M, Kc, MemSpace::Left); };
   auto chunkR = [&](ExprPtr k0) { return extractTo(bMat, std::move(k0), intLit(0), Kc, N, MemSpace::Right); };
+  // `pl.yield_(value)` binding `target`, ending the region being generated.
+  auto yieldTo = [&](const std::string& value, const std::string& target) {
+    auto y = std::make_unique<YieldStmt>(SourceLoc{});
+    y->values.push_back(name(value));
+    Binder t;
+    t.name = target;
+    y->targets.push_back(std::move(t));
+    emit(std::move(y));
+  };
   // for k in range(trips): acc = matmul_acc(acc, A[:, k], B[k, :], init_cond = k == 0 or omitted);
   // the loop's result.
   auto accumulateInLoop = [&](const TileVal& init, IndexExpr trips, bool initFirst) {
@@ -212,12 +221,7 @@ int KernelGenerator::stepCube(int) {
     TileVal rhs = chunkR(mul(name(k), intLit(Kc)));
     ExprPtr cond = initFirst ? binary(BinOp::Eq, name(k), intLit(0)) : nullptr;
     TileVal next = matmulAcc(carried, lhs, rhs, std::move(cond));
-    auto y = std::make_unique<YieldStmt>(SourceLoc{});
-    y->values.push_back(name(next.name));
-    Binder t;
-    t.name = result;
-    y->targets.push_back(std::move(t));
-    emit(std::move(y));
+    yieldTo(next.name, result);
     scopes_.pop_back();
     emit(std::move(loop));
     // Every trip rewrites the whole accumulator (full products), the first one from scratch when
@@ -287,12 +291,7 @@ int KernelGenerator::stepCube(int) {
       } else {
         v = continues ? matmulAcc(seed, lhs, rhs, initCond()) : divergent ? matmul(lhs, rhs) : seed;
       }
-      auto y = std::make_unique<YieldStmt>(SourceLoc{});
-      y->values.push_back(name(v.name));
-      Binder t;
-      t.name = result;
-      y->targets.push_back(std::move(t));
-      emit(std::move(y));
+      yieldTo(v.name, result);
       scopes_.pop_back();
       return v;
     };
