@@ -109,15 +109,12 @@ class FunctionPlanner {
     }
     for (const TileValue* v : narrowInPlaceInputs_) {
       const std::string name = freshName(inPlaceInput(*v)->name + "_inplace");
+      OperandCopy copy{0, name, CopyKind::WholeTile, freshName(name + "_whole"), freshName(name + "_whole_src")};
       if (!aliases::copyableByMove(inPlaceInput(*v)->type)) {  // a DN input: through its transposed view
-        OperandCopy copy{0, name, CopyKind::WholeTile, freshName(name + "_whole"), freshName(name + "_whole_src")};
         copy.rowMajorView = freshName(name + "_nd");
         copy.colMajorView = freshName(name + "_dn");
-        copies[v->stmt].push_back(std::move(copy));
-        continue;
       }
-      copies[v->stmt].push_back({0, name, CopyKind::WholeTile, freshName(name + "_whole"),
-                                 freshName(name + "_whole_src")});
+      copies[v->stmt].push_back(std::move(copy));
     }
     for (const TileValue& v : facts_.values()) {
       if (v.kind != ValueKind::View || v.call->kind != Expr::Kind::Call) continue;
@@ -162,7 +159,11 @@ class FunctionPlanner {
   enum class CopyKind { Move, FreshScratch, WholeTile };
   struct OperandCopy {
     OperandCopy(size_t operand, std::string name, CopyKind kind, std::string whole, std::string wholeSource)
-        : operand(operand), name(std::move(name)), kind(kind), whole(std::move(whole)), wholeSource(std::move(wholeSource)) {}
+        : operand(operand),
+          name(std::move(name)),
+          kind(kind),
+          whole(std::move(whole)),
+          wholeSource(std::move(wholeSource)) {}
     size_t operand;
     std::string name;
     CopyKind kind;
