@@ -11,6 +11,7 @@
 #include "compiler/passes/aliases/AliasPlan.h"
 #include "compiler/planners/PlannedStorage.h"
 #include "compiler/planners/StorageFacts.h"
+#include "compiler/verify/TypeRules.h"
 #include "compiler/verify/Verifier.h"
 
 namespace ptodiff {
@@ -122,7 +123,7 @@ class FunctionPlanner {
       if (family != OpFamily::Reshape && family != OpFamily::TransposeView) continue;
       const TileValue* source = facts_.value(v.source);
       if (!source) continue;
-      const bool reordered = family == OpFamily::Reshape && columnByColumn(source->type);
+      const bool reordered = family == OpFamily::Reshape && verify::storedColumnByColumn(source->type);
       if (!reordered && (denseOnEveryPath(*source) || !aliases::copyableByMove(source->type))) continue;
       const std::string name = freshName(v.call->args[0]->name + "_dense");
       // The relabel keeps every lane of its source, and a setter may expose the narrow source's
@@ -477,12 +478,6 @@ class FunctionPlanner {
       const TileValue* arm = in >= 0 ? facts_.value(in) : nullptr;
       return arm && denseOnEveryPath(*arm);
     });
-  }
-
-  /// Whether a tile of type `t` stores its elements in another order than row-major: a col-major
-  /// (DN) Vec tile of more than one row and column (one row or column reads the same either way).
-  static bool columnByColumn(const Type& t) {
-    return !t.layout.boxed() && t.layout.blayout == TileLayout::col_major && t.rows() > 1 && t.cols() > 1;
   }
 
   /// Whether a tile of type `t` placed at `p` is addressed as a dense tile from a static base: a

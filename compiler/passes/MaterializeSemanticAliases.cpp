@@ -66,7 +66,8 @@ std::vector<Diagnostic> checkSemanticAliases(const Program& program) {
         // An unselected kernel may keep a loop whose carries need a copy it cannot make.
         bool copyable = true;
         for (const TileValue& w : facts.values())
-          if (w.kind == ValueKind::LoopCarry && w.stmt == v.stmt) copyable = copyable && aliases::copyableWithinSpace(w.type);
+          if (w.kind == ValueKind::LoopCarry && w.stmt == v.stmt)
+            copyable = copyable && aliases::copyableWithinSpace(w.type);
         if (!copyable) continue;
       }
       std::optional<MemRef> first;

@@ -359,8 +359,7 @@ Inferred slice(OpCall& c) {
   // A col-major (DN) tile is addressed column by column with its own row count as the column
   // stride (semantics.md §3; pto-isa's subview keeps no other), so a window of fewer rows and more
   // than one column would address other elements than the ones it names.
-  if (!src->layout.boxed() && src->layout.blayout == TileLayout::col_major && shape[0] != src->rows() &&
-      shape[1] > 1) {
+  if (storedColumnByColumn(*src) && shape[0] != src->rows() && shape[1] > 1) {
     c.error(c.args[1], "a window of " + shapeText(shape) + " of the col-major (DN) " + shapeText(src->shape) +
                            " tile drops rows; expected a window of all " + std::to_string(src->rows()) +
                            " rows (or one column): a DN window strides its columns by its own row count");
@@ -430,8 +429,7 @@ Inferred reshape(OpCall& c) {
   // through a row-major copy of the tile's own shape (docs/lowering.md, "Col-major tiles"): a Vec
   // tile, whose rows must be 32-byte multiples.
   const int64_t rowBytes = src->cols() * dtypeSize(src->dtype);
-  if (src->space == MemSpace::Vec && !src->layout.boxed() && src->layout.blayout == TileLayout::col_major &&
-      src->rows() > 1 && src->cols() > 1 && rowBytes % 32 != 0) {
+  if (src->space == MemSpace::Vec && storedColumnByColumn(*src) && rowBytes % 32 != 0) {
     c.error("a reshape reads the col-major (DN) " + shapeText(src->shape) + " " + dt(src->dtype) +
             " tile through a row-major copy, whose rows of " + std::to_string(rowBytes) +
             " bytes break the Vec 32-byte row rule; expected columns filling 32-byte rows");
@@ -482,11 +480,7 @@ Inferred extract(OpCall& c) {
 Inferred transposeView(OpCall& c) {
   const Type* src = operand(c, 0, Type::Kind::Tile);
   if (!src) return std::nullopt;
-  Type t = *src;
-  t.shape = {src->cols(), src->rows()};
-  if (src->valid) t.valid = std::array<Extent, 2>{(*src->valid)[1], (*src->valid)[0]};
-  t.layout = transposedLayout(src->layout);
-  return finishTile(c, t, PitchRule::Exempt);
+  return finishTile(c, transposedType(*src), PitchRule::Exempt);
 }
 
 /// Checks matmul's Left x Right operands in slots `l` and `r`; returns the product's Acc type.

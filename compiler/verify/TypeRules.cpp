@@ -309,4 +309,16 @@ Layout transposedLayout(const Layout& layout) {
   return Layout{flip(layout.blayout), flip(layout.slayout), layout.fractal};
 }
 
+Type transposedType(const Type& t) {
+  Type out = t;
+  out.shape = Shape{t.cols(), t.rows()};
+  if (t.valid) out.valid = std::array<Extent, 2>{(*t.valid)[1], (*t.valid)[0]};
+  out.layout = transposedLayout(t.layout);
+  return out;
+}
+
+bool storedColumnByColumn(const Type& t) {
+  return !t.layout.boxed() && t.layout.blayout == TileLayout::col_major && t.rows() > 1 && t.cols() > 1;
+}
+
 }  // namespace ptodiff::verify

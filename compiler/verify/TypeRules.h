@@ -98,4 +98,12 @@ ValidOrError reshapeValid(const Type& source, int64_t rows, int64_t cols);
 /// transpose_view's layout: both orders flipped (NZ <-> ZN, ND <-> DN), fractal kept.
 Layout transposedLayout(const Layout& layout);
 
+/// The type transpose_view gives `t`: shape and valid extents swapped, layout transposed; the view
+/// names the same bytes, so the MemRef is kept.
+Type transposedType(const Type& t);
+
+/// Whether a tile of type `t` stores its elements in another order than row-major: a col-major (DN)
+/// tile of more than one row and column (one row or one column reads the same either way).
+bool storedColumnByColumn(const Type& t);
+
 }  // namespace ptodiff::verify

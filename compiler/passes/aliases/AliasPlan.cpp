@@ -14,6 +14,7 @@ namespace ptodiff::aliases {
 namespace {
 
 using namespace storage;
+using verify::transposedType;
 
 std::string q(const std::string& name) { return "'" + name + "'"; }
 
@@ -31,15 +32,6 @@ bool sameTypeIgnoringStorage(Type a, Type b) {
   a.canonicalizeValid();
   b.canonicalizeValid();
   return a == b;
-}
-
-/// The type `pl.tile.transpose_view(t)` infers; the view names the same bytes, so the same MemRef.
-Type transposedType(const Type& t) {
-  Type out = t;
-  out.shape = Shape{t.cols(), t.rows()};
-  if (t.valid) out.valid = std::array<Extent, 2>{(*t.valid)[1], (*t.valid)[0]};
-  out.layout = verify::transposedLayout(t.layout);
-  return out;
 }
 
 /// Whether a copy of `t` is made through its transposed view: tile.move gives its result the

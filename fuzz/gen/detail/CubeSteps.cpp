@@ -177,16 +177,7 @@ int KernelGenerator::stepCube(int) {
   TileVal bMat;
   if (transposedB) {
     // B^T in GM, relabelled on Mat (NZ -> ZN): emits nothing in the lowering (M5).
-    const TileVal bt = loadMat(N, K, vnB, vkB, {intLit(0), 0, 0});
-    std::vector<ExprPtr> args;
-    args.push_back(name(bt.name));
-    bMat = bt;
-    bMat.name = emitAssign("t", call(Opcode::TileTransposeView, std::move(args)));
-    bMat.type.shape = {K, N};
-    setStaticValid(bMat.type, vkB, vnB);
-    bMat.type.layout = flippedLayout(bt.type.layout);
-    bMat.def = bt.def.transposed();
-    bMat.origin = Origin::Relabel;
+    bMat = emitTranspose(loadMat(N, K, vnB, vkB, {intLit(0), 0, 0}));
   } else {
     bMat = loadMat(K, N, vkB, vnB, {intLit(0), 0, 0});
   }

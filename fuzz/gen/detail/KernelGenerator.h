@@ -194,9 +194,6 @@ class KernelGenerator {
   int stepFull(int budget);
   int stepReduction(int budget);
   int stepTransposeVec(int budget);
-  /// A window at static offsets of a tile with runtime valid extents (outside the contract only).
-  TileVal emitRuntimeValidSlice(const TileVal& src, int64_t rows, int64_t cols, int64_t r0, int64_t c0,
-                                std::optional<std::array<int64_t, 2>> requested);
   /// `transpose_view(x)` of a Vec tile: ND <-> DN, shape, valid extents and mask swapped.
   TileVal emitTranspose(const TileVal& x);
   int stepMoveVec(int budget);
@@ -220,7 +217,9 @@ class KernelGenerator {
   std::array<int64_t, 2> sliceValid(const TileVal& src, int64_t rows, int64_t cols, const IndexExpr& rowOff,
                                     const IndexExpr& colOff, std::optional<std::array<int64_t, 2>> requested) const;
   /// Emits a slice of `src` (window rows x cols at given offsets, optional requested valid); the
-  /// result shares the source's storage family and pitch, its mask holds under every offset.
+  /// result shares the source's storage family and pitch, its mask holds under every offset. A
+  /// source with runtime valid extents (outside the contract only) gives the window the extents
+  /// the verifier infers.
   TileVal emitSlice(const TileVal& src, int64_t rows, int64_t cols, IndexExpr rowOff, IndexExpr colOff,
                     std::optional<std::array<int64_t, 2>> requested);
   /// Emits an assemble; static offsets unless the target is fully valid (the caller checks the

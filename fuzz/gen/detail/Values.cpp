@@ -138,18 +138,6 @@ bool vecPitchOk(int64_t rows, int64_t cols, DType dt) {
   return line * dtypeSize(dt) % 32 == 0;
 }
 
-Layout flippedLayout(const Layout& layout) {
-  auto flip = [](TileLayout l) {
-    switch (l) {
-      case TileLayout::row_major: return TileLayout::col_major;
-      case TileLayout::col_major: return TileLayout::row_major;
-      case TileLayout::none_box: return TileLayout::none_box;
-    }
-    return l;
-  };
-  return Layout{flip(layout.blayout), flip(layout.slayout), layout.fractal};
-}
-
 void setStaticValid(Type& t, int64_t validRows, int64_t validCols) {
   t.valid = std::array<Extent, 2>{Extent::constant(validRows), Extent::constant(validCols)};
   t.canonicalizeValid();

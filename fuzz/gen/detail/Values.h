@@ -106,9 +106,6 @@ std::optional<std::array<int64_t, 2>> reshapeValid(int64_t cols, int64_t vr, int
 /// multiples.
 bool vecPitchOk(int64_t rows, int64_t cols, DType dt);
 
-/// NZ <-> ZN, ND <-> DN (transpose_view's layout).
-Layout flippedLayout(const Layout& layout);
-
 /// Where a tile's storage comes from, for the Buffer contract's window rules.
 enum class Origin : uint8_t {
   Own,      // its own allocation: load, op results, full, create, assemble, move, matmul

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "compiler/verify/TypeRules.h"
 #include "fuzz/gen/detail/KernelGenerator.h"
 
 namespace ptodiff::fuzz::detail {
@@ -526,9 +527,7 @@ TileVal KernelGenerator::emitTranspose(const TileVal& x) {
   args.push_back(name(x.name));
   TileVal r = x;
   r.name = emitAssign("t", call(Opcode::TileTransposeView, std::move(args)));
-  r.type.shape = {x.cols(), x.rows()};
-  if (x.type.valid) r.type.valid = std::array<Extent, 2>{(*x.type.valid)[1], (*x.type.valid)[0]};
-  r.type.layout = flippedLayout(x.type.layout);
+  r.type = verify::transposedType(x.type);
   r.def = x.def.transposed();
   r.origin = Origin::Relabel;
   if (colMajorLayout(x)) r.pitchCols = r.cols();  // a DN tile is dense: its transpose is a dense ND tile

@@ -45,10 +45,25 @@ std::array<int64_t, 2> KernelGenerator::sliceValid(const TileVal& src, int64_t r
 
 TileVal KernelGenerator::emitSlice(const TileVal& src, int64_t rows, int64_t cols, IndexExpr rowOff, IndexExpr colOff,
                                    std::optional<std::array<int64_t, 2>> requested) {
-  if (src.runtimeValid) return emitRuntimeValidSlice(src, rows, cols, rowOff.lo, colOff.lo, requested);
-  const auto [vr, vc] = sliceValid(src, rows, cols, rowOff, colOff, requested);
   TileVal r = src;
-  r.def = windowMask(src.def, rows, cols, rowOff.lo, rowOff.hi, colOff.lo, colOff.hi);
+  std::array<Extent, 2> valid;
+  if (src.runtimeValid) {
+    // The valid extents the verifier infers from the source's runtime ones (the generator's type
+    // must be the program's: a region compares it with what it yields).
+    const IndexExpr* offset[2] = {&rowOff, &colOff};
+    const int64_t window[2] = {rows, cols}, extent[2] = {src.rows(), src.cols()};
+    for (size_t axis = 0; axis < 2; ++axis) {
+      const Extent at = offset[axis]->isStatic() ? Extent::constant(offset[axis]->lo) : Extent::dynamic();
+      const Extent want = requested ? Extent::constant((*requested)[axis]) : Extent::dynamic();
+      valid[axis] = verify::windowValid(src.type.validExtent(static_cast<int>(axis)), extent[axis], at, window[axis],
+                                        requested ? &want : nullptr);
+    }
+    r.def = Mask::none(rows, cols);  // as its source: no lane is defined in every run
+  } else {
+    const auto [vr, vc] = sliceValid(src, rows, cols, rowOff, colOff, requested);
+    valid = {Extent::constant(vr), Extent::constant(vc)};
+    r.def = windowMask(src.def, rows, cols, rowOff.lo, rowOff.hi, colOff.lo, colOff.hi);
+  }
   std::vector<ExprPtr> args;
   args.push_back(name(src.name));
   args.push_back(shape(rows, cols));
@@ -56,38 +71,12 @@ TileVal KernelGenerator::emitSlice(const TileVal& src, int64_t rows, int64_t col
   args.push_back(requested ? list(intLit((*requested)[0]), intLit((*requested)[1])) : nullptr);
   r.name = emitAssign("t", call(Opcode::TileSlice, std::move(args)));
   r.type.shape = {rows, cols};
-  setStaticValid(r.type, vr, vc);
-  r.validDefined = r.def.covers(vr, vc);
-  r.origin = Origin::Window;  // same storage family and pitch as the source
-  return r;
-}
-
-TileVal KernelGenerator::emitRuntimeValidSlice(const TileVal& src, int64_t rows, int64_t cols, int64_t r0, int64_t c0,
-                                               std::optional<std::array<int64_t, 2>> requested) {
-  // The window's valid extents as the verifier infers them from the source's runtime ones (the
-  // generator's type must be the program's: a region compares it with what it yields).
-  const int64_t offset[2] = {r0, c0}, window[2] = {rows, cols}, extent[2] = {src.rows(), src.cols()};
-  std::array<Extent, 2> valid;
-  for (size_t axis = 0; axis < 2; ++axis) {
-    const Extent want = requested ? Extent::constant((*requested)[axis]) : Extent::dynamic();
-    valid[axis] = verify::windowValid(src.type.validExtent(static_cast<int>(axis)), extent[axis],
-                                      Extent::constant(offset[axis]), window[axis], requested ? &want : nullptr);
-  }
-  TileVal r = src;
-  r.def = Mask::none(rows, cols);  // as its source: no lane is defined in every run
-  std::vector<ExprPtr> args;
-  args.push_back(name(src.name));
-  args.push_back(shape(rows, cols));
-  args.push_back(list(intLit(r0), intLit(c0)));
-  args.push_back(requested ? list(intLit((*requested)[0]), intLit((*requested)[1])) : nullptr);
-  r.name = emitAssign("t", call(Opcode::TileSlice, std::move(args)));
-  r.type.shape = {rows, cols};
   r.type.valid = valid;
   r.type.canonicalizeValid();
   r.runtimeValid = std::any_of(valid.begin(), valid.end(), [](const Extent& e) { return !e.isConst(); });
-  // Its valid lanes are valid lanes of the source, defined in each run when the source's are.
+  // A runtime window's valid lanes are valid lanes of its source, defined in each run when those are.
   r.validDefined = r.runtimeValid ? src.validDefined : r.def.covers(r.validRows(), r.validCols());
-  r.origin = Origin::Window;
+  r.origin = Origin::Window;  // same storage family and pitch as the source
   return r;
 }
 
@@ -157,7 +146,7 @@ int KernelGenerator::stepSlice(int) {
     std::optional<std::array<int64_t, 2>> requested;
     if (has(Feature::StaticPartialValid) && choose_.chance(30))
       requested = std::array<int64_t, 2>{choose_.between(0, rows), choose_.between(0, cols)};
-    addTile(emitRuntimeValidSlice(*src, rows, cols, r0, c0, requested));
+    addTile(emitSlice(*src, rows, cols, {intLit(r0), r0, r0}, {intLit(c0), c0, c0}, requested));
     return 1;
   }
   const int64_t unit = unitOf(src->dtype()), R = src->rows(), C = src->cols();
