@@ -238,9 +238,11 @@ class FunctionPlanner {
               keep = derived.count(v->incoming[1]) != 0;
             } else {
               keep = true;
+              // The arm of an If that excludes the write (A15's untouched accumulator, B13's other
+              // product) never shows bytes the write changed.
               for (size_t i = 0; keep && i < v->incoming.size(); ++i) {
                 const int s = v->incoming[i];
-                keep = s == v->slot || derived.count(s) != 0 || fromArmExcludingWrite(*v, i, result);
+                keep = s == v->slot || derived.count(s) != 0 || facts_.yieldedByArmExcluding(*v, i, result.point);
               }
             }
           }
@@ -254,21 +256,6 @@ class FunctionPlanner {
       }
     }
     return derived;
-  }
-
-  /// Whether incoming `index` of branch result `v` comes from the arm of its If that excludes the
-  /// write of `result`: no run that writes reads the branch result through it. That arm may yield the
-  /// input untouched (A15, an accumulator phi: `if f: a2 = matmul_acc(a, ...); r = yield(a2) else:
-  /// r = yield(a)`, also when the write is a local loop's) or any other value (a divergent Acc branch,
-  /// B13, whose other arm runs a K loop in place): either way, reading the result after the If never
-  /// reads bytes the write changed.
-  bool fromArmExcludingWrite(const TileValue& v, size_t index, const TileValue& result) const {
-    if (v.kind != ValueKind::BranchResult || v.incoming.size() != 2) return false;
-    for (const BranchExtent& b : facts_.branches()) {
-      if (b.stmt != v.stmt) continue;
-      return index == 1 ? b.inThen(result.point) : b.inElse(result.point);
-    }
-    return false;
   }
 
   /// The operand an in-place result writes over (assemble's target, matmul_acc's accumulator).

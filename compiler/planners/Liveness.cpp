@@ -196,8 +196,12 @@ void Liveness::staleReads(const StorageWrite& write, std::vector<GenerationOverl
       // the result when no trip (and so no rewrite) ran.
       bool leavesWritingLoop = v.kind == ValueKind::LoopResult && v.incoming.size() > 1 && loopOf(v.stmt) &&
                                loopOf(v.stmt)->contains(write.point);
+      // An If outside every loop runs once, so its arm that excludes the write yields a value no
+      // write has touched since it was bound (A15: the other arm continues it in place).
+      const bool runsOnce = v.kind == ValueKind::BranchResult && facts_.innermostLoop(facts_.pointOf(v.stmt)) < 0;
       for (size_t k = leavesWritingLoop ? 1 : 0; k < v.incoming.size(); ++k)
-        fromStale = fromStale || stale.count(v.incoming[k]);
+        fromStale = fromStale || (stale.count(v.incoming[k]) &&
+                                  !(runsOnce && facts_.yieldedByArmExcluding(v, k, write.point)));
       if (fromStale) changed = stale.insert(v.slot).second || changed;
     }
   }

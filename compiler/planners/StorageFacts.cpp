@@ -291,6 +291,13 @@ bool StorageFacts::exclusive(int a, int b) const {
   return false;
 }
 
+bool StorageFacts::yieldedByArmExcluding(const TileValue& v, size_t index, int point) const {
+  if (v.kind != ValueKind::BranchResult || v.incoming.size() != 2) return false;
+  for (const BranchExtent& b : branches_)
+    if (b.stmt == v.stmt) return index == 1 ? b.inThen(point) : b.inElse(point);
+  return false;
+}
+
 std::optional<int64_t> StorageFacts::constantTrips(int loop) const {
   const Stmt* s = loops_.at(loop).stmt;
   if (s->kind != Stmt::Kind::For) return std::nullopt;

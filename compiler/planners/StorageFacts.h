@@ -98,6 +98,9 @@ class StorageFacts {
   const std::vector<BranchExtent>& branches() const { return branches_; }
   /// Whether two points lie in opposite arms of one If (no run reaches both).
   bool exclusive(int a, int b) const;
+  /// Whether incoming `index` of branch result `v` is yielded by the arm of its If that excludes
+  /// `point`: a run through that arm never reaches `point` in this execution of the If.
+  bool yieldedByArmExcluding(const TileValue& v, size_t index, int point) const;
   /// A For loop's trip count when its bounds and step are integer literals (step > 0); nullopt
   /// otherwise (While loops included).
   std::optional<int64_t> constantTrips(int loop) const;

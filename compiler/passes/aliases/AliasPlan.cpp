@@ -533,7 +533,11 @@ class Materializer {
         if (holds.count(v.slot) || ownBinder(v, s)) continue;
         if (state_.walked.count(v.slot) && exactOf(v.slot)) continue;  // known to be elsewhere
         bool add = (v.kind == ValueKind::View || v.kind == ValueKind::InPlace) && holds.count(v.source);
-        for (int in : v.incoming) add = add || (in >= 0 && holds.count(in));
+        // Outside every loop, the arm of an If that excludes this loop yields the input untouched
+        // (A15: the other arm continues an accumulator through this loop).
+        for (size_t i = 0; i < v.incoming.size(); ++i)
+          add = add || (v.incoming[i] >= 0 && holds.count(v.incoming[i]) &&
+                        !(ext.parent < 0 && facts_.yieldedByArmExcluding(v, i, ext.header)));
         if (add) changed = holds.insert(v.slot).second || changed;
       }
     }
@@ -547,6 +551,8 @@ class Materializer {
     for (const Use& u : facts_.uses()) {
       if (!holds.count(u.slot) || u.expr == &init) continue;
       if (u.point < ext.header && !repeatsHeader(u.point)) continue;
+      // No run both enters the loop and reads here, and outside every loop no later trip does.
+      if (ext.parent < 0 && facts_.exclusive(u.point, ext.header)) continue;
       // Fault ZeroTripEntryCopyMissing: reads after the loop are taken not to need the input intact.
       if (u.point > ext.backedge && faults_.on(Fault::ZeroTripEntryCopyMissing)) continue;
       // A view only forwards the storage (A8), unless an enclosing loop repeats it before the header:

@@ -416,8 +416,36 @@ TEST(MaterializeSemanticAliases, NoRetargetOntoAWindowABranchResultCarries) {
   EXPECT_EQ(selected.find("r = pl.yield_(t)"), std::string::npos) << selected;
 }
 
+// A15 beyond accumulators: a loop in one arm of an If carries its input in place when only the
+// other arm reads it (no run does both); a read after the If still needs the entry copy (L3).
+TEST(MaterializeSemanticAliases, TheOtherArmsReadNeedsNoEntryCopy) {
+  const std::string body =
+      "        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+      "        if n > 0:\n"
+      "            for i, (c,) in pl.range(n, init_values=(x,)):\n"
+      "                c1 = pl.tile.adds(c, 1.0)\n"
+      "                c2 = pl.yield_(c1)\n"
+      "            r = pl.yield_(c2)\n"
+      "        else:\n"
+      "            y = pl.tile.exp(x)\n"
+      "            r = pl.yield_(y)\n"
+      "        USE\n"
+      "        o = pl.tile.store(w, [0, 0], out)\n"
+      "        return o\n";
+  auto with = [&](const std::string& use) {
+    std::string b = body;
+    b.replace(b.find("USE"), 3, use);
+    return afterMsa(b);
+  };
+  const std::string inPlace = with("w = pl.tile.abs(r)");
+  EXPECT_NE(inPlace.find("buffer_ir_selected=True"), std::string::npos) << inPlace;
+  EXPECT_EQ(inPlace.find("x_in"), std::string::npos) << inPlace;
+  const std::string copied = with("w = pl.tile.add(r, x)");
+  EXPECT_NE(copied.find("x_in"), std::string::npos) << copied;
+}
+
 // InitMemRef ran the assemble in place on `r`, whose arms were both `x`'s storage then; the entry
-// copy the loop in the then arm needs (the else arm's yield reads `x`) moves that arm, so the arms
+// copy the loop in the then arm needs (that arm reads `x` after the loop) moves that arm, so the arms
 // meet in a root of their own, which the assemble updates (10-minute campaign of 2026-12-02, seed
 // 22: kept on entry, the assemble started from a valid-region copy when the else arm ran, and a
 // growing setter read poison). Without the in-place update the result keeps the storage on entry.
@@ -427,6 +455,7 @@ TEST(MaterializeSemanticAliases, ABranchResultUpdatedInPlaceWhoseArmsPartGetsARo
       "        if n > 0:\n"
       "            for i, (c,) in pl.range(2, init_values=(x,)):\n"
       "                c1 = pl.yield_(c)\n"
+      "            z = pl.tile.add(x, x)\n"
       "            r = pl.yield_(c1)\n"
       "        else:\n"
       "            r = pl.yield_(x)\n"

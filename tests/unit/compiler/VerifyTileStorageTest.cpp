@@ -331,5 +331,46 @@ TEST(VerifyTileStorage, RejectsReadingAVersionAnotherVersionReplacedL9) {
                 "or parallel transfers)"});
 }
 
+// An If outside every loop runs one arm once: reading its result after a write in one arm never
+// reads the other arm's value over that write (A15: the then arm continues `x` in place)...
+constexpr const char* kArmWrite =
+    "        m0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=0)\n"
+    "        m1: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=2048)\n"
+    "        x: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m0, 0, 2048), pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 32])\n"
+    "        if n > 0:\n"
+    "            x1: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m0, 0, 2048), pl.Mem.Vec] = pl.tile.full([16, 32], dtype=pl.FP32, value=1.0)\n"
+    "            r = pl.yield_(x1)\n"
+    "        else:\n"
+    "            r = pl.yield_(x)\n"
+    "        y: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m1, 2048, 2048), pl.Mem.Vec] = pl.tile.abs(r)\n"
+    "        o = pl.tile.store(y, [0, 0], out)\n        return o\n";
+
+TEST(VerifyTileStorage, AcceptsTheArmThatExcludesTheWriteL9) {
+  EXPECT_EQ(problems(planned(kArmWrite)), std::vector<std::string>{});
+}
+
+// ... but inside a loop an earlier trip may have taken the writing arm: the else arm then yields
+// `x`'s storage holding `x1`.
+TEST(VerifyTileStorage, RejectsTheArmThatExcludesTheWriteOnALaterTripL9) {
+  const std::string body =
+      "        m0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=0)\n"
+      "        m1: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=2048)\n"
+      "        x: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m0, 0, 2048), pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 32])\n"
+      "        for j in pl.range(n):\n"
+      "            if j > 0:\n"
+      "                x1: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m0, 0, 2048), pl.Mem.Vec] = pl.tile.full([16, 32], dtype=pl.FP32, value=1.0)\n"
+      "                r = pl.yield_(x1)\n"
+      "            else:\n"
+      "                r = pl.yield_(x)\n"
+      "            y: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m1, 2048, 2048), pl.Mem.Vec] = pl.tile.abs(r)\n"
+      "            o = pl.tile.store(y, [0, 0], out)\n"
+      "        return out\n";
+  EXPECT_EQ(problems(planned(body)),
+            std::vector<std::string>{
+                "VerifyTileStorage [L9]: 'r' may hold an earlier version of the storage of 'x1' (line 10), which "
+                "is written again before the read; keeping both needs a copy (MaterializeSemanticAliases' entry "
+                "copies or parallel transfers)"});
+}
+
 }  // namespace
 }  // namespace ptodiff

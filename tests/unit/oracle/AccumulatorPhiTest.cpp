@@ -1,9 +1,10 @@
 // Accumulator phis (A15, B13): an If one arm of which continues an Acc accumulator with matmul_acc
 // (directly or with a K loop) while the other yields it or another product. Each kernel runs under
-// every planner with verify-each; the direct phi must reach the Buffer path, the others stay on
-// Tile, and every run must equal the Tile run. The divergent form with a K loop in one arm failed
-// to compile before (VerifyTileStorage [L9]: the loop's matmul_acc got storage of its own, since
-// InitMemRef counted reading the branch result after the If as reading the accumulator).
+// every planner with verify-each; the phis (direct or through a local K loop) must reach the Buffer
+// path, the divergent branch stays on Tile, and every run must equal the Tile run. The divergent
+// form with a K loop in one arm failed to compile before (VerifyTileStorage [L9]: the loop's
+// matmul_acc got storage of its own, since InitMemRef counted reading the branch result after the
+// If as reading the accumulator).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -74,11 +75,27 @@ TEST(AccumulatorPhi, ADirectPhiReachesTheBufferPath) {
       true);
 }
 
-TEST(AccumulatorPhi, APhiThroughALocalKLoopStaysOnTileAndPasses) {
+TEST(AccumulatorPhi, APhiThroughALocalKLoopReachesTheBufferPath) {
   expectEveryPlannerPasses(std::string("        if f:\n") + kKLoop +
                                "        else:\n"
                                "            res = pl.yield_(acc)\n",
-                           false);
+                           true);
+}
+
+// The same rule for a Vec carry: the loop updates its input in place, since only the other arm
+// reads it; a read after the If needs the entry copy again.
+TEST(AccumulatorPhi, AVecLoopInOneArmUpdatesItsInputInPlaceUnlessReadAfterTheIf) {
+  const std::string branch =
+      "        v = pl.tile.full([16, 16], dtype=pl.FP32, value=2.0)\n"
+      "        if f:\n"
+      "            for k, (c,) in pl.range(n, init_values=(v,)):\n"
+      "                c2 = pl.tile.muls(c, 1.5)\n"
+      "                c3 = pl.yield_(c2)\n"
+      "            r = pl.yield_(c3)\n"
+      "        else:\n"
+      "            r = pl.yield_(v)\n";
+  expectEveryPlannerPasses(branch + "        res = pl.tile.abs(r)\n", true);
+  expectEveryPlannerPasses(branch + "        res = pl.tile.add(r, v)\n", true);
 }
 
 TEST(AccumulatorPhi, ADivergentBranchWithAKLoopInOneArmCompilesOnTile) {

@@ -103,7 +103,7 @@ TEST(FaultsRun, BranchTransferDroppedIsCaughtByTheGenerationCheck) {
   expectDetected({"branch-transfer-dropped",
                   faultkernels::branchTransferDropped(),
                   "{\"scalars\": {\"f\": true}}",
-                  "planned  compile-error        12:28: VerifyTileStorage [L9]: 'r' may hold an earlier version of "
+                  "planned  compile-error        13:28: VerifyTileStorage [L9]: 'x' may hold an earlier version of "
                   "the storage of 'z' (line 8), which is written again before the read",
                   "compile-error/-/VerifyTileStorage/-/PYPTO"});
 }
