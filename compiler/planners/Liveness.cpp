@@ -196,12 +196,8 @@ void Liveness::staleReads(const StorageWrite& write, std::vector<GenerationOverl
       // the result when no trip (and so no rewrite) ran.
       bool leavesWritingLoop = v.kind == ValueKind::LoopResult && v.incoming.size() > 1 && loopOf(v.stmt) &&
                                loopOf(v.stmt)->contains(write.point);
-      // An If outside every loop runs once, so its arm that excludes the write yields a value no
-      // write has touched since it was bound (A15: the other arm continues it in place).
-      const bool runsOnce = v.kind == ValueKind::BranchResult && facts_.innermostLoop(facts_.pointOf(v.stmt)) < 0;
       for (size_t k = leavesWritingLoop ? 1 : 0; k < v.incoming.size(); ++k)
-        fromStale = fromStale || (stale.count(v.incoming[k]) &&
-                                  !(runsOnce && facts_.yieldedByArmExcluding(v, k, write.point)));
+        fromStale = fromStale || (stale.count(v.incoming[k]) && !untouchedByWrite(v, k, write.point));
       if (fromStale) changed = stale.insert(v.slot).second || changed;
     }
   }
@@ -229,6 +225,14 @@ void Liveness::staleReads(const StorageWrite& write, std::vector<GenerationOverl
     if (u.point == write.point && write.definition && readsInPlace(*write.definition, u.slot)) continue;
     out.push_back(found);
   }
+}
+
+bool Liveness::untouchedByWrite(const TileValue& v, size_t index, int writePoint) const {
+  // The arm of an If that excludes the write runs only when the write does not (A15: the other
+  // arm continues the value in place); a write on an earlier trip of a loop holding the If shows
+  // only through bytes not written anew on this trip.
+  return facts_.yieldedByArmExcluding(v, index, writePoint) &&
+         facts_.freshEachTrip(v.incoming[index], facts_.pointOf(v.stmt), writePoint);
 }
 
 const Expr* Liveness::scratchOperand(const TileValue& v) {

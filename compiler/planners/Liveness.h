@@ -121,6 +121,8 @@ class Liveness {
   /// Reads of values holding `write.versions` from before the write, where the write may have
   /// replaced their bytes.
   void staleReads(const StorageWrite& write, std::vector<GenerationOverlap>& out) const;
+  /// Whether incoming `index` of branch result `v` cannot show the write at `writePoint`.
+  bool untouchedByWrite(const TileValue& v, size_t index, int writePoint) const;
   /// A row reduction's tmp_tile operand, or nullptr for any other value.
   static const Expr* scratchOperand(const TileValue& v);
   /// Whether `u` hands a row reduction its tmp_tile (a write, not a read).

@@ -1,6 +1,7 @@
 #include "compiler/planners/StorageFacts.h"
 
 #include <algorithm>
+#include <functional>
 #include <stdexcept>
 
 namespace ptodiff::storage {
@@ -296,6 +297,29 @@ bool StorageFacts::yieldedByArmExcluding(const TileValue& v, size_t index, int p
   for (const BranchExtent& b : branches_)
     if (b.stmt == v.stmt) return index == 1 ? b.inThen(point) : b.inElse(point);
   return false;
+}
+
+bool StorageFacts::freshEachTrip(int slot, int a, int b) const {
+  int l = innermostLoop(a);
+  while (l >= 0 && !loops_[static_cast<size_t>(l)].contains(b)) l = loops_[static_cast<size_t>(l)].parent;
+  if (l < 0) return true;
+  const LoopExtent& loop = loops_[static_cast<size_t>(l)];
+  std::set<int> seen;
+  std::function<bool(int)> fresh = [&](int s) {
+    const TileValue* v = value(s);
+    if (!v) return false;
+    // A cycle of carries inside the body is bound on this trip from what flows into it.
+    if (!seen.insert(s).second) return true;
+    if (v->kind == ValueKind::LoopCarry && v->stmt == loop.stmt) return true;
+    if (v->point <= loop.header) return false;
+    switch (v->kind) {
+      case ValueKind::Fresh: return true;
+      case ValueKind::View:  // shows its source's bytes
+      case ValueKind::InPlace: return fresh(v->source);  // keeps the input's bytes outside its write
+      default: return std::all_of(v->incoming.begin(), v->incoming.end(), fresh);
+    }
+  };
+  return fresh(slot);
 }
 
 std::optional<int64_t> StorageFacts::constantTrips(int loop) const {

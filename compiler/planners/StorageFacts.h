@@ -101,6 +101,12 @@ class StorageFacts {
   /// Whether incoming `index` of branch result `v` is yielded by the arm of its If that excludes
   /// `point`: a run through that arm never reaches `point` in this execution of the If.
   bool yieldedByArmExcluding(const TileValue& v, size_t index, int point) const;
+  /// Whether the bytes `slot` names are written anew on every trip of every loop holding both `a`
+  /// and `b`, after that loop's header, so a write on an earlier trip never shows through it: a
+  /// carry of the innermost such loop (it names its storage's current bytes), a fresh value defined
+  /// in its body, and views, in-place results and compound values there built only on such values.
+  /// Always true outside loops.
+  bool freshEachTrip(int slot, int a, int b) const;
   /// A For loop's trip count when its bounds and step are integer literals (step > 0); nullopt
   /// otherwise (While loops included).
   std::optional<int64_t> constantTrips(int loop) const;

@@ -533,11 +533,21 @@ class Materializer {
         if (holds.count(v.slot) || ownBinder(v, s)) continue;
         if (state_.walked.count(v.slot) && exactOf(v.slot)) continue;  // known to be elsewhere
         bool add = (v.kind == ValueKind::View || v.kind == ValueKind::InPlace) && holds.count(v.source);
-        // Outside every loop, the arm of an If that excludes this loop yields the input untouched
-        // (A15: the other arm continues an accumulator through this loop).
-        for (size_t i = 0; i < v.incoming.size(); ++i)
-          add = add || (v.incoming[i] >= 0 && holds.count(v.incoming[i]) &&
-                        !(ext.parent < 0 && facts_.yieldedByArmExcluding(v, i, ext.header)));
+        for (size_t i = 0; i < v.incoming.size(); ++i) {
+          if (v.incoming[i] < 0 || !holds.count(v.incoming[i])) continue;
+          // A loop holding this one yields its initial value only when no trip ran, and so
+          // neither did this loop (A7, A9: nested K loops continue one accumulator).
+          if (i == 0 && v.kind == ValueKind::LoopResult && v.incoming.size() > 1 &&
+              extentOf(*v.stmt).contains(ext.header))
+            continue;
+          // The arm of an If that excludes this loop yields the input untouched (A11, A15: the
+          // other arm continues an accumulator through this loop), unless an earlier trip of a
+          // loop holding the If may have run this one.
+          if (facts_.yieldedByArmExcluding(v, i, ext.header) &&
+              facts_.freshEachTrip(v.incoming[i], facts_.pointOf(v.stmt), ext.header))
+            continue;
+          add = true;
+        }
         if (add) changed = holds.insert(v.slot).second || changed;
       }
     }
@@ -551,8 +561,9 @@ class Materializer {
     for (const Use& u : facts_.uses()) {
       if (!holds.count(u.slot) || u.expr == &init) continue;
       if (u.point < ext.header && !repeatsHeader(u.point)) continue;
-      // No run both enters the loop and reads here, and outside every loop no later trip does.
-      if (ext.parent < 0 && facts_.exclusive(u.point, ext.header)) continue;
+      // No run both enters the loop and reads here, nor does a later trip of a loop holding both
+      // read bytes this loop wrote on an earlier one.
+      if (facts_.exclusive(u.point, ext.header) && facts_.freshEachTrip(u.slot, u.point, ext.header)) continue;
       // Fault ZeroTripEntryCopyMissing: reads after the loop are taken not to need the input intact.
       if (u.point > ext.backedge && faults_.on(Fault::ZeroTripEntryCopyMissing)) continue;
       // A view only forwards the storage (A8), unless an enclosing loop repeats it before the header:

@@ -1,7 +1,8 @@
 // The cube step (contract rule M1): GM -> load -> Mat -> move/extract -> Left/Right ->
-// matmul/matmul_acc -> Acc -> store -> GM, in three forms: one matmul of whole (possibly
+// matmul/matmul_acc -> Acc -> store -> GM, in four forms: one matmul of whole (possibly
 // partially valid) operands, a chain of matmul_acc over K chunks with literal and runtime
-// init_cond, and a K loop carrying the accumulator.
+// init_cond, a K loop carrying the accumulator (or, with nested control, an outer loop carrying it
+// through an inner K loop or an accumulator phi), and an accumulator phi.
 //
 // Shapes are whole fractal boxes (Mat/Left NZ 16 x 32/esize, Right ZN 32/esize x 16, Acc 16 x 16)
 // and every extract offset is box-aligned. Product lanes are defined when every folded operand
@@ -192,6 +193,15 @@ int KernelGenerator::stepCube(int) {
     y->targets.push_back(std::move(t));
     emit(std::move(y));
   };
+  // A K loop's trip count: a literal in [1, chunks] or a runtime `nk` in [0, chunks].
+  auto kTrips = [&]() -> IndexExpr {
+    if (choose_.chance(50)) {
+      const int64_t t = choose_.between(1, chunks);
+      return {intLit(t), t, t};
+    }
+    std::string n = newParam("nk", DType::INDEX, ParamRole::LoopCount, 0, chunks);
+    return {name(n), 0, chunks};
+  };
   // for k in range(trips): acc = matmul_acc(acc, A[:, k], B[k, :], init_cond = k == 0 or omitted);
   // the loop's result.
   auto accumulateInLoop = [&](const TileVal& init, IndexExpr trips, bool initFirst) {
@@ -227,6 +237,78 @@ int KernelGenerator::stepCube(int) {
     return out;
   };
 
+  // An accumulator phi (A15): one arm of an If continues `seed` in place (directly, or with a K
+  // loop of its own), the other keeps it, or (outside the contract) computes another product, a
+  // divergent Acc branch (B13). The If's result.
+  auto accumulatorPhi = [&](const TileVal& seed) {
+    const int64_t j1 = choose_.below(chunks);
+    const TileVal lhs = chunkL(intLit(j1 * Kc)), rhs = chunkR(intLit(j1 * Kc));
+    const bool divergent = outOfContractAllowed() && choose_.chance(40);
+    const bool continueInThen = choose_.chance(50);
+    auto ifs = std::make_unique<IfStmt>(SourceLoc{});
+    ifs->cond = pickCondition();
+    const std::string result = fresh("r");
+    auto arm = [&](Block& body, bool continues) {
+      scopes_.push_back(Scope{&body, {}, {}, {}});
+      TileVal v;
+      if (continues && has(Feature::For) && controlAllowed() && choose_.chance(40)) {
+        // A15 "via a local loop": the arm continues the accumulator with a K loop of its own.
+        v = accumulateInLoop(seed, kTrips(), false);
+      } else {
+        v = continues ? matmulAcc(seed, lhs, rhs, initCond()) : divergent ? matmul(lhs, rhs) : seed;
+      }
+      yieldTo(v.name, result);
+      scopes_.pop_back();
+      return v;
+    };
+    const TileVal thenValue = arm(ifs->thenBody, continueInThen);
+    const TileVal elseValue = arm(ifs->elseBody, !continueInThen);
+    emit(std::move(ifs));
+    TileVal out = thenValue;
+    out.name = result;
+    out.def = thenValue.def.intersect(elseValue.def);
+    out.validDefined = out.def.covers(out.validRows(), out.validCols());
+    out.range = thenValue.range.hull(elseValue.range);
+    out.storage = newStorage();
+    if (divergent) leaveContract();  // B13: no Acc -> Acc copy joins two accumulators
+    return out;
+  };
+  // for o in range(trips): acc = (a K loop, or an accumulator phi, continuing acc): K tiled twice,
+  // or a phi inside a loop carrying the accumulator (A15 "in While too"; the carry is bound anew on
+  // every trip, so no entry copy is needed). The loop's result.
+  auto accumulateInOuterLoop = [&](const TileVal& init) {
+    auto loop = std::make_unique<ForStmt>(SourceLoc{});
+    const std::string o = fresh("i"), carry = fresh("c"), result = fresh("r");
+    IndexExpr trips = kTrips();
+    loop->inductionVar.name = o;
+    loop->start = intLit(0);
+    loop->stop = std::move(trips.expr);
+    loop->step = intLit(1);
+    Binder c;
+    c.name = carry;
+    loop->iterArgs.push_back(std::move(c));
+    loop->inits.push_back(name(init.name));
+    // Each trip adds at most `chunks` products of Kc lanes (or replaces the accumulator by one), so
+    // the carry stays within the bound of the last trip on every trip.
+    const double perTrip = static_cast<double>(chunks * Kc) * inMag * inMag;
+    const double bound = init.range.hi + static_cast<double>(trips.hi) * perTrip;
+    scopes_.push_back(Scope{&loop->body, {}, {}, {}});
+    TileVal carried = init;
+    carried.name = carry;
+    carried.range = Interval::of(-bound, bound);
+    const bool phi = has(Feature::If) && choose_.chance(50);
+    TileVal next = phi ? accumulatorPhi(carried) : accumulateInLoop(carried, kTrips(), false);
+    yieldTo(next.name, result);
+    scopes_.pop_back();
+    emit(std::move(loop));
+    TileVal out = next;
+    out.name = result;
+    out.def = init.def.intersect(next.def);
+    out.validDefined = out.def.covers(out.validRows(), out.validCols());
+    out.range = Interval::of(-bound, bound);
+    out.storage = newStorage();
+    return out;
+  };
 
   TileVal acc;
   if (form == 0) {
@@ -255,47 +337,10 @@ int KernelGenerator::stepCube(int) {
       acc = matmulAcc(acc, lhs, rhs, initCond());
     }
   } else if (form == 3) {
-    // An accumulator phi (A15): one arm of an If continues the accumulator in place, the other
-    // keeps it, or (outside the contract) computes another product, a divergent Acc branch (B13).
-    const int64_t j0 = choose_.below(chunks), j1 = choose_.below(chunks);
-    const TileVal seed = matmul(chunkL(intLit(j0 * Kc)), chunkR(intLit(j0 * Kc)));
-    const TileVal lhs = chunkL(intLit(j1 * Kc)), rhs = chunkR(intLit(j1 * Kc));
-    const bool divergent = outOfContractAllowed() && choose_.chance(40);
-    const bool continueInThen = choose_.chance(50);
-    auto ifs = std::make_unique<IfStmt>(SourceLoc{});
-    ifs->cond = pickCondition();
-    const std::string result = fresh("r");
-    auto arm = [&](Block& body, bool continues) {
-      scopes_.push_back(Scope{&body, {}, {}, {}});
-      TileVal v;
-      if (continues && has(Feature::For) && controlAllowed() && choose_.chance(40)) {
-        // A15 "via a local loop": the arm continues the accumulator with a K loop of its own.
-        IndexExpr trips{intLit(1), 1, 1};
-        if (choose_.chance(50)) {
-          const int64_t t = choose_.between(1, chunks);
-          trips = {intLit(t), t, t};
-        } else {
-          std::string n = newParam("nk", DType::INDEX, ParamRole::LoopCount, 0, chunks);
-          trips = {name(n), 0, chunks};
-        }
-        v = accumulateInLoop(seed, std::move(trips), false);
-      } else {
-        v = continues ? matmulAcc(seed, lhs, rhs, initCond()) : divergent ? matmul(lhs, rhs) : seed;
-      }
-      yieldTo(v.name, result);
-      scopes_.pop_back();
-      return v;
-    };
-    const TileVal thenValue = arm(ifs->thenBody, continueInThen);
-    const TileVal elseValue = arm(ifs->elseBody, !continueInThen);
-    emit(std::move(ifs));
-    acc = thenValue;
-    acc.name = result;
-    acc.def = thenValue.def.intersect(elseValue.def);
-    acc.validDefined = acc.def.covers(acc.validRows(), acc.validCols());
-    acc.range = thenValue.range.hull(elseValue.range);
-    acc.storage = newStorage();
-    if (divergent) leaveContract();  // B13: no Acc -> Acc copy joins two accumulators
+    const int64_t j0 = choose_.below(chunks);
+    acc = accumulatorPhi(matmul(chunkL(intLit(j0 * Kc)), chunkR(intLit(j0 * Kc))));
+  } else if (has(Feature::NestedControl) && depth() + 1 < maxDepth() && choose_.chance(35)) {
+    acc = accumulateInOuterLoop(matmul(chunkL(intLit(0)), chunkR(intLit(0))));
   } else {
     // for k in range(trips): acc = matmul_acc(acc, A[:, k], B[k, :], init_cond = k == 0 or omitted)
     const bool fromCreate = choose_.chance(30);

@@ -350,7 +350,25 @@ TEST(VerifyTileStorage, AcceptsTheArmThatExcludesTheWriteL9) {
 }
 
 // ... but inside a loop an earlier trip may have taken the writing arm: the else arm then yields
-// `x`'s storage holding `x1`.
+// `x`'s storage holding `x1`, unless `x` is loaded anew on every trip.
+constexpr const char* kArmWriteInLoop =
+    "        m0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=0)\n"
+    "        m1: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=2048)\n"
+    "        for j in pl.range(n):\n"
+    "            x: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m0, 0, 2048), pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 32])\n"
+    "            if j > 0:\n"
+    "                x1: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m0, 0, 2048), pl.Mem.Vec] = pl.tile.full([16, 32], dtype=pl.FP32, value=1.0)\n"
+    "                r = pl.yield_(x1)\n"
+    "            else:\n"
+    "                r = pl.yield_(x)\n"
+    "            y: pl.Tile[[16, 32], pl.FP32, pl.MemRef(m1, 2048, 2048), pl.Mem.Vec] = pl.tile.abs(r)\n"
+    "            o = pl.tile.store(y, [0, 0], out)\n"
+    "        return out\n";
+
+TEST(VerifyTileStorage, AcceptsTheArmThatExcludesTheWriteOfAValueLoadedEveryTripL9) {
+  EXPECT_EQ(problems(planned(kArmWriteInLoop)), std::vector<std::string>{});
+}
+
 TEST(VerifyTileStorage, RejectsTheArmThatExcludesTheWriteOnALaterTripL9) {
   const std::string body =
       "        m0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, addr=0)\n"

@@ -32,24 +32,43 @@ struct Coverage {
   int runtimeValidRegionValues = 0;  // programs where a loop carry or If result has a runtime valid extent
   int runtimeValidWindows = 0;       // programs slicing a tile whose valid extents are known at run time
   int accumulatorPhis = 0;           // programs whose If yields an Acc tile (A15, B13)
+  int accumulatorPhisInLoops = 0;    // ... inside a loop carrying an Acc tile
+  int nestedAccumulatorLoops = 0;    // programs with a loop carrying an Acc tile inside another
 };
 
-/// Whether verified `p` has an If whose result is an Acc tile.
-bool yieldsAnAccumulatorFromAnIf(const Program& p) {
-  bool found = false;
-  std::function<void(const Block&, bool)> walk = [&](const Block& block, bool inIf) {
+bool isAccTile(const Type& t) { return t.isTile() && t.space == MemSpace::Acc; }
+
+/// The accumulator forms of verified `p`: an If whose result is an Acc tile (a phi), one inside a
+/// loop carrying an Acc tile, and a loop carrying an Acc tile inside another.
+struct AccumulatorForms {
+  bool phi = false, phiInLoop = false, nestedLoops = false;
+};
+AccumulatorForms accumulatorForms(const Program& p) {
+  AccumulatorForms found;
+  auto carriesAcc = [](const std::vector<Binder>& iterArgs) {
+    return std::any_of(iterArgs.begin(), iterArgs.end(), [](const Binder& b) { return isAccTile(b.type); });
+  };
+  std::function<void(const Block&, bool, bool)> walk = [&](const Block& block, bool inIf, bool inAccLoop) {
     for (const StmtPtr& s : block) {
       if (s->kind == Stmt::Kind::Yield && inIf)
-        for (const Binder& b : s->as<YieldStmt>().targets) found = found || (b.type.isTile() && b.type.space == MemSpace::Acc);
+        for (const Binder& b : s->as<YieldStmt>().targets)
+          if (isAccTile(b.type)) {
+            found.phi = true;
+            found.phiInLoop = found.phiInLoop || inAccLoop;
+          }
       if (s->kind == Stmt::Kind::If) {
-        walk(s->as<IfStmt>().thenBody, true);
-        walk(s->as<IfStmt>().elseBody, true);
+        walk(s->as<IfStmt>().thenBody, true, inAccLoop);
+        walk(s->as<IfStmt>().elseBody, true, inAccLoop);
       }
-      if (s->kind == Stmt::Kind::For) walk(s->as<ForStmt>().body, false);
-      if (s->kind == Stmt::Kind::While) walk(s->as<WhileStmt>().body, false);
+      if (s->kind == Stmt::Kind::For) {
+        const bool acc = carriesAcc(s->as<ForStmt>().iterArgs);
+        found.nestedLoops = found.nestedLoops || (acc && inAccLoop);
+        walk(s->as<ForStmt>().body, false, inAccLoop || acc);
+      }
+      if (s->kind == Stmt::Kind::While) walk(s->as<WhileStmt>().body, false, inAccLoop);
     }
   };
-  for (const Function& f : p.functions) walk(f.body, false);
+  for (const Function& f : p.functions) walk(f.body, false, false);
   return found;
 }
 
@@ -254,7 +273,10 @@ const Coverage& coverage() {
       cov.dnRegionValues += dn.regionValue;
       cov.runtimeValidRegionValues += runtimeValidCrossesARegion(p);
       cov.runtimeValidWindows += slicesARuntimeValidTile(p);
-      cov.accumulatorPhis += yieldsAnAccumulatorFromAnIf(p);
+      const AccumulatorForms acc = accumulatorForms(p);
+      cov.accumulatorPhis += acc.phi;
+      cov.accumulatorPhisInLoops += acc.phiInLoop;
+      cov.nestedAccumulatorLoops += acc.nestedLoops;
     }
     return cov;
   }();
@@ -336,6 +358,15 @@ TEST(GeneratorCoverage, AccumulatorPhisOccur) {
   // or, outside the contract, computes another product (B13, the Tile path).
   std::printf("[ A15 ] an If yields an Acc tile: %d of 2000 programs\n", coverage().accumulatorPhis);
   EXPECT_GE(coverage().accumulatorPhis, 20);
+}
+
+TEST(GeneratorCoverage, AccumulatorsAreCarriedThroughNestedLoopsAndPhis) {
+  // K tiled twice (an outer loop carrying the accumulator through an inner K loop) and a phi inside
+  // a loop carrying the accumulator (A15 in a loop): both reach the Buffer path in the contract.
+  std::printf("[ A15 ] an Acc carry inside an Acc-carrying loop: %d, an Acc phi inside one: %d of 2000 programs\n",
+              coverage().nestedAccumulatorLoops, coverage().accumulatorPhisInLoops);
+  EXPECT_GE(coverage().nestedAccumulatorLoops, 5);
+  EXPECT_GE(coverage().accumulatorPhisInLoops, 5);
 }
 
 TEST(GeneratorCoverage, PartiallyValidWindowsAreAssembledIntoFullTargetsAndObserved) {

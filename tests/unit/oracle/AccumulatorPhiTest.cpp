@@ -82,6 +82,36 @@ TEST(AccumulatorPhi, APhiThroughALocalKLoopReachesTheBufferPath) {
                            true);
 }
 
+// Inside a loop: the phi continues the outer loop's carry (each trip binds it anew); and two nested
+// K loops continue one accumulator (the outer loop's result reads the accumulator's initial value
+// only when no trip, inner loop included, ran).
+TEST(AccumulatorPhi, PhisInsideALoopAndNestedKLoopsReachTheBufferPath) {
+  const std::string innerLoop =
+      "                for k, (c,) in pl.range(n, init_values=(SEED,)):\n"
+      "                    lk = pl.tile.extract(a_mat, 0, k * 16, [16, 16], target_memory=pl.Mem.Left)\n"
+      "                    rk = pl.tile.extract(b_mat, k * 16, 0, [16, 16], target_memory=pl.Mem.Right)\n"
+      "                    c2 = pl.tile.matmul_acc(c, lk, rk)\n"
+      "                    c3 = pl.yield_(c2)\n";
+  auto seeded = [&](const std::string& seed) {
+    std::string text = innerLoop;
+    text.replace(text.find("SEED"), 4, seed);
+    return text;
+  };
+  expectEveryPlannerPasses("        for j, (q,) in pl.range(n, init_values=(acc,)):\n"
+                           "            if f:\n" +
+                               seeded("q") +
+                               "                r = pl.yield_(c3)\n"
+                               "            else:\n"
+                               "                r = pl.yield_(q)\n"
+                               "            res = pl.yield_(r)\n",
+                           true);
+  std::string nested = "        for j, (q,) in pl.range(n, init_values=(acc,)):\n" + seeded("q") +
+                       "            res = pl.yield_(c3)\n";
+  for (size_t at = nested.find("\n") + 1; at < nested.size(); at = nested.find("\n", at) + 1)
+    if (nested.compare(at, 16, "                ") == 0) nested.erase(at, 4);  // one level less
+  expectEveryPlannerPasses(nested, true);
+}
+
 // The same rule for a Vec carry: the loop updates its input in place, since only the other arm
 // reads it; a read after the If needs the entry copy again.
 TEST(AccumulatorPhi, AVecLoopInOneArmUpdatesItsInputInPlaceUnlessReadAfterTheIf) {
