@@ -202,19 +202,28 @@ int KernelGenerator::stepCube(int) {
     std::string n = newParam("nk", DType::INDEX, ParamRole::LoopCount, 0, chunks);
     return {name(n), 0, chunks};
   };
+  // `for i in range(stop)` with `init` as its one carry: the loop and the names of its index, its
+  // carry and its result.
+  struct CarryLoop {
+    std::unique_ptr<ForStmt> loop;
+    std::string index, carry, result;
+  };
+  auto carryLoop = [&](const TileVal& init, ExprPtr stop) {
+    CarryLoop out{std::make_unique<ForStmt>(SourceLoc{}), fresh("i"), fresh("c"), fresh("r")};
+    out.loop->inductionVar.name = out.index;
+    out.loop->start = intLit(0);
+    out.loop->stop = std::move(stop);
+    out.loop->step = intLit(1);
+    Binder c;
+    c.name = out.carry;
+    out.loop->iterArgs.push_back(std::move(c));
+    out.loop->inits.push_back(name(init.name));
+    return out;
+  };
   // for k in range(trips): acc = matmul_acc(acc, A[:, k], B[k, :], init_cond = k == 0 or omitted);
   // the loop's result.
   auto accumulateInLoop = [&](const TileVal& init, IndexExpr trips, bool initFirst) {
-    auto loop = std::make_unique<ForStmt>(SourceLoc{});
-    const std::string k = fresh("i"), carry = fresh("c"), result = fresh("r");
-    loop->inductionVar.name = k;
-    loop->start = intLit(0);
-    loop->stop = std::move(trips.expr);
-    loop->step = intLit(1);
-    Binder c;
-    c.name = carry;
-    loop->iterArgs.push_back(std::move(c));
-    loop->inits.push_back(name(init.name));
+    auto [loop, k, carry, result] = carryLoop(init, std::move(trips.expr));
     scopes_.push_back(Scope{&loop->body, {}, {}, {}});
     TileVal carried = init;
     carried.name = carry;
@@ -277,17 +286,8 @@ int KernelGenerator::stepCube(int) {
   // or a phi inside a loop carrying the accumulator (A15 "in While too"; the carry is bound anew on
   // every trip, so no entry copy is needed). The loop's result.
   auto accumulateInOuterLoop = [&](const TileVal& init) {
-    auto loop = std::make_unique<ForStmt>(SourceLoc{});
-    const std::string o = fresh("i"), carry = fresh("c"), result = fresh("r");
     IndexExpr trips = kTrips();
-    loop->inductionVar.name = o;
-    loop->start = intLit(0);
-    loop->stop = std::move(trips.expr);
-    loop->step = intLit(1);
-    Binder c;
-    c.name = carry;
-    loop->iterArgs.push_back(std::move(c));
-    loop->inits.push_back(name(init.name));
+    auto [loop, o, carry, result] = carryLoop(init, std::move(trips.expr));
     // Each trip adds at most `chunks` products of Kc lanes (or replaces the accumulator by one), so
     // the carry stays within the bound of the last trip on every trip.
     const double perTrip = static_cast<double>(chunks * Kc) * inMag * inMag;
