@@ -106,16 +106,13 @@ class FunctionPlanner {
     CopyPlan copies;
     for (const TileValue* v : clobberedScratch_) {
       const Expr* tmp = scratchOperand(*v);
-      copies[v->stmt].push_back({1, freshName(tmp->name + "_scratch"), CopyKind::FreshScratch, {}, {}});
+      copies[v->stmt].push_back({1, freshName(tmp->name + "_scratch"), {}});
     }
     for (const TileValue* v : narrowInPlaceInputs_) {
-      const std::string name = freshName(inPlaceInput(*v)->name + "_inplace");
-      OperandCopy copy{0, name, CopyKind::WholeTile, freshName(name + "_whole"), freshName(name + "_whole_src")};
-      if (!aliases::copyableByMove(inPlaceInput(*v)->type)) {  // a DN input: through its transposed view
-        copy.rowMajorView = freshName(name + "_nd");
-        copy.colMajorView = freshName(name + "_dn");
-      }
-      copies[v->stmt].push_back(std::move(copy));
+      const Expr& input = *inPlaceInput(*v);
+      // A DN input is copied through its transposed view.
+      copies[v->stmt].push_back(
+          chainCopy(0, input, freshName(input.name + "_inplace"), true, !aliases::copyableByMove(input.type)));
     }
     for (const TileValue& v : facts_.values()) {
       if (v.kind != ValueKind::View || v.call->kind != Expr::Kind::Call) continue;
@@ -125,14 +122,15 @@ class FunctionPlanner {
       if (!source) continue;
       const bool reordered = family == OpFamily::Reshape && verify::storedColumnByColumn(source->type);
       if (!reordered && (denseOnEveryPath(*source) || !aliases::copyableByMove(source->type))) continue;
-      const std::string name = freshName(v.call->args[0]->name + "_dense");
+      const Expr& operand = *v.call->args[0];
+      const std::string name = freshName(operand.name + "_dense");
       // The relabel keeps every lane of its source, and a setter may expose the narrow source's
       // hidden lanes again: then the copy takes them all (5-minute campaign of 2026-12-01, seed 1,
-      // case 36832: tests/fuzz-regressions/reshape_of_empty_window_whole_copy).
-      if (keepInvalidLanes_ && (reordered ? narrowAndNameable(source->type) : needsWholeTileCopy(source->type)))
-        copies[v.stmt].push_back({0, name, CopyKind::WholeTile, freshName(name + "_whole"), freshName(name + "_whole_src")});
-      else
-        copies[v.stmt].push_back({0, name, CopyKind::Move, {}, {}});
+      // case 36832: tests/fuzz-regressions/reshape_of_empty_window_whole_copy). The copy is
+      // row-major, also of a DN source: that is its purpose.
+      const bool whole =
+          keepInvalidLanes_ && (reordered ? narrowAndNameable(source->type) : needsWholeTileCopy(source->type));
+      copies[v.stmt].push_back(chainCopy(0, operand, name, whole, false));
     }
     if (copies.empty()) return false;
     insertCopies(fn_.body, copies);
@@ -155,23 +153,24 @@ class FunctionPlanner {
   std::vector<const TileValue*> clobberedScratch_;  // row reductions whose tmp storage stays observable
   std::vector<const TileValue*> narrowInPlaceInputs_;  // in-place results given storage of their own
   bool keepInvalidLanes_ = false;  // copies of narrow tiles take every lane (observesInvalidLanes)
-  /// A value the op reads instead of one operand: a move of that operand's valid region, fresh
-  /// scratch storage, or a copy of every lane (`whole`, read through the view `wholeSource`).
-  enum class CopyKind { Move, FreshScratch, WholeTile };
+  /// A value the op reads instead of one operand: the statements of a copy of it (a move of its
+  /// valid region, or of every lane: aliases::copyChain), or, with no statements, fresh scratch
+  /// storage (`pl.tile.create`).
   struct OperandCopy {
-    OperandCopy(size_t operand, std::string name, CopyKind kind, std::string whole, std::string wholeSource)
-        : operand(operand),
-          name(std::move(name)),
-          kind(kind),
-          whole(std::move(whole)),
-          wholeSource(std::move(wholeSource)) {}
     size_t operand;
     std::string name;
-    CopyKind kind;
-    std::string whole, wholeSource;
-    // A whole copy of a col-major (DN) tile moves its transposed (ND) view and views the copy back.
-    std::string rowMajorView, colMajorView;
+    std::vector<aliases::PlannedMove> chain;
   };
+  OperandCopy chainCopy(size_t operand, const Expr& value, const std::string& name, bool whole, bool transposed) {
+    aliases::CopyRequest request;
+    request.name = name;
+    request.source = value.name;
+    request.sourceType = value.type;
+    request.whole = whole;
+    request.transposed = transposed;
+    request.loc = value.loc;
+    return {operand, name, aliases::copyChain(request, [&](const std::string& stem) { return freshName(stem); })};
+  }
   using CopyPlan = std::map<const Stmt*, std::vector<OperandCopy>>;
   std::map<int, Placement> placement_;  // every Tile slot that has storage of its own or an alias
   std::vector<NewRoot> roots_;
@@ -485,31 +484,6 @@ class FunctionPlanner {
     }
   }
 
-  static ExprPtr moveCall(const std::string& source, MemSpace space, SourceLoc loc) {
-    std::vector<ExprPtr> args;
-    args.push_back(Expr::nameRef(source, loc));
-    args.push_back(Expr::spaceRef(space, loc));
-    return Expr::call(Opcode::TileMove, std::move(args), loc);
-  }
-
-  static ExprPtr transposeCall(const std::string& source, SourceLoc loc) {
-    std::vector<ExprPtr> args;
-    args.push_back(Expr::nameRef(source, loc));
-    return Expr::call(Opcode::TileTransposeView, std::move(args), loc);
-  }
-
-  static ExprPtr extentExpr(const Extent& e, SourceLoc loc) {
-    return e.kind == Extent::Kind::Symbol ? Expr::nameRef(e.symbol, loc) : Expr::intLit(e.value, loc);
-  }
-
-  static ExprPtr setValidShapeCall(const std::string& source, const Extent& rows, const Extent& cols, SourceLoc loc) {
-    std::vector<ExprPtr> args;
-    args.push_back(Expr::nameRef(source, loc));
-    args.push_back(extentExpr(rows, loc));
-    args.push_back(extentExpr(cols, loc));
-    return Expr::call(Opcode::TileSetValidShape, std::move(args), loc);
-  }
-
   /// Whether `slot` already is a whole-tile copy (narrowing setter of a move of a widening setter)
   /// made afresh on every trip of each loop holding `point`: when its storage still reaches a later
   /// read (a loop carry joining it with other storage, say), copying it again would not help, and
@@ -586,36 +560,20 @@ class FunctionPlanner {
             assign->value = std::move(value);
             out.push_back(std::move(assign));
           };
-          switch (copy.kind) {
-            case CopyKind::Move: emit(copy.name, moveCall(operand->name, t.space, loc)); break;
-            case CopyKind::FreshScratch: {
-              // A tmp need only be Vec, of its source's dtype and at least its source's shape, so the
-              // scratch is an ND tile of the tmp's rows and its columns rounded up to whole 32-byte rows:
-              // a transposed tmp ([32, 12] FP32, DN) is no valid ND shape as it stands (fuzz seed 1,
-              // case 26569: tests/fuzz-regressions/row_reduce_transposed_tmp_scratch).
-              const int64_t perRow = std::max<int64_t>(1, 32 / dtypeSize(t.dtype));
-              std::vector<ExprPtr> shape, args;
-              shape.push_back(Expr::intLit(t.rows(), loc));
-              shape.push_back(Expr::intLit((t.cols() + perRow - 1) / perRow * perRow, loc));
-              args.push_back(Expr::list(std::move(shape), loc));
-              args.push_back(Expr::dtypeRef(t.dtype, loc));
-              args.push_back(Expr::spaceRef(MemSpace::Vec, loc));
-              emit(copy.name, Expr::call(Opcode::TileCreate, std::move(args), s->loc));
-              break;
-            }
-            case CopyKind::WholeTile:
-              emit(copy.wholeSource,
-                   setValidShapeCall(operand->name, Extent::constant(t.rows()), Extent::constant(t.cols()), loc));
-              if (copy.rowMajorView.empty()) {
-                emit(copy.whole, moveCall(copy.wholeSource, t.space, loc));
-                emit(copy.name, setValidShapeCall(copy.whole, (*t.valid)[0], (*t.valid)[1], loc));
-                break;
-              }
-              emit(copy.rowMajorView, transposeCall(copy.wholeSource, loc));
-              emit(copy.whole, moveCall(copy.rowMajorView, t.space, loc));
-              emit(copy.colMajorView, transposeCall(copy.whole, loc));
-              emit(copy.name, setValidShapeCall(copy.colMajorView, (*t.valid)[0], (*t.valid)[1], loc));
-              break;
+          for (const aliases::PlannedMove& step : copy.chain) emit(step.name, aliases::copyStepCall(step));
+          if (copy.chain.empty()) {
+            // A tmp need only be Vec, of its source's dtype and at least its source's shape, so the
+            // scratch is an ND tile of the tmp's rows and its columns rounded up to whole 32-byte rows:
+            // a transposed tmp ([32, 12] FP32, DN) is no valid ND shape as it stands (fuzz seed 1,
+            // case 26569: tests/fuzz-regressions/row_reduce_transposed_tmp_scratch).
+            const int64_t perRow = std::max<int64_t>(1, 32 / dtypeSize(t.dtype));
+            std::vector<ExprPtr> shape, args;
+            shape.push_back(Expr::intLit(t.rows(), loc));
+            shape.push_back(Expr::intLit((t.cols() + perRow - 1) / perRow * perRow, loc));
+            args.push_back(Expr::list(std::move(shape), loc));
+            args.push_back(Expr::dtypeRef(t.dtype, loc));
+            args.push_back(Expr::spaceRef(MemSpace::Vec, loc));
+            emit(copy.name, Expr::call(Opcode::TileCreate, std::move(args), s->loc));
           }
           operand = Expr::nameRef(copy.name, loc);
         }

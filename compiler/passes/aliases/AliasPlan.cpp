@@ -187,15 +187,11 @@ class Materializer {
   State state_;
 
   /// Plans the copy `name` of `source` (a kernel value's `sourceSlot`, or -1 for a planned scratch
-  /// whose storage `sourceType` names) into `destination`. `tile.move` copies only the valid region,
-  /// so where a later point may read the other lanes (a growing setter, assemble, a binary operand)
-  /// the whole tile is copied and the copy narrowed again:
-  ///   name_whole_src = set_validshape(source, R, C)   (a view of the source)
-  ///   name_whole     = move(name_whole_src)           (every lane, into `destination`)
-  ///   name           = set_validshape(name_whole, vr, vc)
-  /// A runtime extent with no name to state it keeps the plain move (approximation). A col-major
-  /// (DN) value is moved as its transposed (ND) view and the copy viewed back (copiedTransposed):
-  ///   name_nd = transpose_view(source); name_moved = move(name_nd); name = transpose_view(name_moved)
+  /// whose storage `sourceType` names) into `destination` (copyChain). `tile.move` copies only the
+  /// valid region, so where a later point may read the other lanes (a growing setter, assemble, a
+  /// binary operand) the whole tile is copied and the copy narrowed again; a runtime extent with no
+  /// name to state it keeps the plain move (approximation). A col-major (DN) value is moved as its
+  /// transposed (ND) view and the copy viewed back (copiedTransposed).
   void planCopy(std::vector<PlannedMove>& out, const std::string& name, const std::string& source, int sourceSlot,
                 const Type& sourceType, const MemRef& destination, SourceLoc loc) {
     Type copy = copyTypeOf(sourceType);
@@ -209,42 +205,20 @@ class Materializer {
                                         ", and an assemble or binary operand of the kernel may read the other "
                                         "lanes; expected a fully valid value (the Buffer path has no whole-tile "
                                         "copy, V5)"}};
-    const bool whole = keepInvalidLanes_ && copy.valid && printableValid(copy.valid) && sourceStorageKnown;
-    const bool transposed = copiedTransposed(sourceType);
-    if (!whole && !transposed) {
-      out.push_back(PlannedMove{name, source, copy, loc});
-      return;
-    }
-    const std::string wholeName = whole ? freshName(name + "_whole") : std::string();
-    const std::string wholeSource = whole ? freshName(name + "_whole_src") : std::string();
-    // Views of the source's bytes first (a view of a kernel value takes its final MemRef), then the
-    // move into `destination`, then views of the copy.
-    std::string from = source;
-    Type fromType = sourceType;
-    if (sourceSlot >= 0) fromType.memref = state_.nominal.at(sourceSlot);
-    if (whole) {
-      fromType.valid.reset();
-      out.push_back(PlannedMove{wholeSource, from, fromType, loc, CopyStep::SetValidShape, sourceSlot});
-      from = wholeSource;
-    }
-    if (transposed) {
-      const std::string view = freshName(name + "_nd");
-      fromType = transposedType(fromType);
-      out.push_back(PlannedMove{view, from, fromType, loc, CopyStep::TransposeView, sourceSlot});
-      from = view;
-    }
-    const std::string moved = whole ? wholeName : freshName(name + "_moved");
-    fromType = moveType(fromType);
-    fromType.memref = destination;
-    out.push_back(PlannedMove{moved, from, fromType, loc});
-    from = moved;
-    if (transposed) {
-      const std::string view = whole ? freshName(name + "_dn") : name;
-      fromType = transposedType(fromType);
-      out.push_back(PlannedMove{view, from, fromType, loc, CopyStep::TransposeView});
-      from = view;
-    }
-    if (whole) out.push_back(PlannedMove{name, from, copy, loc, CopyStep::SetValidShape});
+    CopyRequest request;
+    request.name = name;
+    request.source = source;
+    request.sourceType = sourceType;
+    request.whole = keepInvalidLanes_ && copy.valid && printableValid(copy.valid) && sourceStorageKnown;
+    request.transposed = copiedTransposed(sourceType);
+    // The source's views name its final MemRef.
+    if (sourceSlot >= 0 && (request.whole || request.transposed))
+      request.sourceType.memref = state_.nominal.at(sourceSlot);
+    request.destination = destination;
+    request.sourceSlot = sourceSlot;
+    request.loc = loc;
+    for (PlannedMove& m : copyChain(request, [&](const std::string& stem) { return freshName(stem); }))
+      out.push_back(std::move(m));
   }
 
   // ---- names and storage ----
@@ -809,20 +783,7 @@ StmtPtr makeMove(const PlannedMove& m) {
   s->target.name = m.name;
   s->target.annotation = m.type;
   s->target.loc = m.loc;
-  std::vector<ExprPtr> args;
-  args.push_back(Expr::nameRef(m.source, m.loc));
-  switch (m.step) {
-    case CopyStep::SetValidShape:
-      args.push_back(extentArg(m.type.validExtent(0), m.loc));
-      args.push_back(extentArg(m.type.validExtent(1), m.loc));
-      s->value = Expr::call(Opcode::TileSetValidShape, std::move(args), m.loc);
-      break;
-    case CopyStep::TransposeView: s->value = Expr::call(Opcode::TileTransposeView, std::move(args), m.loc); break;
-    case CopyStep::Move:
-      args.push_back(Expr::spaceRef(m.type.space, m.loc));
-      s->value = Expr::call(Opcode::TileMove, std::move(args), m.loc);
-      break;
-  }
+  s->value = copyStepCall(m);
   return s;
 }
 
@@ -900,6 +861,58 @@ bool observesInvalidLanes(const storage::StorageFacts& facts) { return readsInva
 bool printableValid(const ValidShape& valid) {
   return valid &&
          std::all_of(valid->begin(), valid->end(), [](const Extent& e) { return e.kind != Extent::Kind::Dynamic; });
+}
+
+std::vector<PlannedMove> copyChain(const CopyRequest& r, const std::function<std::string(const std::string&)>& freshName) {
+  Type copy = r.transposed ? transposedType(moveType(transposedType(r.sourceType))) : moveType(r.sourceType);
+  copy.memref = r.destination;
+  if (!r.whole && !r.transposed) return {PlannedMove{r.name, r.source, copy, r.loc}};
+  std::vector<PlannedMove> out;
+  const std::string wholeName = r.whole ? freshName(r.name + "_whole") : std::string();
+  const std::string wholeSource = r.whole ? freshName(r.name + "_whole_src") : std::string();
+  // Views of the source's bytes first (they name the source's MemRef), then the move into the
+  // destination, then views of the copy.
+  std::string from = r.source;
+  Type fromType = r.sourceType;
+  if (r.whole) {
+    fromType.valid.reset();
+    out.push_back(PlannedMove{wholeSource, from, fromType, r.loc, CopyStep::SetValidShape, r.sourceSlot});
+    from = wholeSource;
+  }
+  if (r.transposed) {
+    const std::string view = freshName(r.name + "_nd");
+    fromType = transposedType(fromType);
+    out.push_back(PlannedMove{view, from, fromType, r.loc, CopyStep::TransposeView, r.sourceSlot});
+    from = view;
+  }
+  const std::string moved = r.whole ? wholeName : freshName(r.name + "_moved");
+  fromType = moveType(fromType);
+  fromType.memref = r.destination;
+  out.push_back(PlannedMove{moved, from, fromType, r.loc});
+  from = moved;
+  if (r.transposed) {
+    const std::string view = r.whole ? freshName(r.name + "_dn") : r.name;
+    fromType = transposedType(fromType);
+    out.push_back(PlannedMove{view, from, fromType, r.loc, CopyStep::TransposeView});
+    from = view;
+  }
+  if (r.whole) out.push_back(PlannedMove{r.name, from, copy, r.loc, CopyStep::SetValidShape});
+  return out;
+}
+
+ExprPtr copyStepCall(const PlannedMove& m) {
+  std::vector<ExprPtr> args;
+  args.push_back(Expr::nameRef(m.source, m.loc));
+  switch (m.step) {
+    case CopyStep::SetValidShape:
+      args.push_back(extentArg(m.type.validExtent(0), m.loc));
+      args.push_back(extentArg(m.type.validExtent(1), m.loc));
+      return Expr::call(Opcode::TileSetValidShape, std::move(args), m.loc);
+    case CopyStep::TransposeView: return Expr::call(Opcode::TileTransposeView, std::move(args), m.loc);
+    case CopyStep::Move: break;
+  }
+  args.push_back(Expr::spaceRef(m.type.space, m.loc));
+  return Expr::call(Opcode::TileMove, std::move(args), m.loc);
 }
 
 bool copyableByMove(const Type& t) {

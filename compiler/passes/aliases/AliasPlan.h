@@ -17,6 +17,8 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <functional>
+#include <optional>
 #include <vector>
 
 #include "compiler/faults/Faults.h"
@@ -43,6 +45,32 @@ struct PlannedMove {
   CopyStep step = CopyStep::Move;
   int viewOfSlot = -1;
 };
+
+/// One compiler-owned copy of `source`, a value of type `sourceType`, into a tile named `name`.
+struct CopyRequest {
+  std::string name;
+  std::string source;
+  Type sourceType;   // its MemRef, if any, is the one the views of the source name
+  bool whole = false;       // every lane, not only the valid region (a widening and a narrowing setter)
+  bool transposed = false;  // a col-major (DN) tile, moved as its row-major transposed view
+  std::optional<MemRef> destination;  // the copy's storage, if planned
+  int sourceSlot = -1;                // the source's slot (PlannedMove::viewOfSlot of its views)
+  SourceLoc loc;
+};
+
+/// The statements of a copy, in order (MaterializeSemanticAliases' entry copies, transfers and
+/// snapshots; InitMemRef's whole copies of in-place inputs and relabel sources):
+///   name_whole_src = set_validshape(source, rows, cols)          (whole)
+///   name_nd        = transpose_view(name_whole_src | source)       (transposed)
+///   name_whole | name_moved | name = move(...)
+///   name_dn | name = transpose_view(...)                           (transposed)
+///   name           = set_validshape(..., valid extents)            (whole)
+/// `freshName` makes each helper name unique.
+std::vector<PlannedMove> copyChain(const CopyRequest& r, const std::function<std::string(const std::string&)>& freshName);
+
+/// The call one copy statement makes: `pl.tile.move`, `pl.tile.set_validshape` or
+/// `pl.tile.transpose_view` of its source.
+ExprPtr copyStepCall(const PlannedMove& m);
 
 struct PlannedRoot {
   std::string name;
