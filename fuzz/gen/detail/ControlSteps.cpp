@@ -20,23 +20,6 @@ Interval carryRange(const TileVal& init) {
   return Interval::of(-bound, bound);
 }
 
-std::unique_ptr<YieldStmt> makeYield(std::vector<ExprPtr> values, const std::vector<std::string>& targets) {
-  auto y = std::make_unique<YieldStmt>(SourceLoc{});
-  y->values = std::move(values);
-  for (const std::string& t : targets) {
-    Binder b;
-    b.name = t;
-    y->targets.push_back(std::move(b));
-  }
-  return y;
-}
-
-Binder binder(const std::string& n) {
-  Binder b;
-  b.name = n;
-  return b;
-}
-
 }  // namespace
 
 bool KernelGenerator::carryable(const TileVal& v, bool viewsToo) const {

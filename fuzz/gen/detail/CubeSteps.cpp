@@ -186,12 +186,9 @@ int KernelGenerator::stepCube(int) {
   auto chunkR = [&](ExprPtr k0) { return extractTo(bMat, std::move(k0), intLit(0), Kc, N, MemSpace::Right); };
   // `pl.yield_(value)` binding `target`, ending the region being generated.
   auto yieldTo = [&](const std::string& value, const std::string& target) {
-    auto y = std::make_unique<YieldStmt>(SourceLoc{});
-    y->values.push_back(name(value));
-    Binder t;
-    t.name = target;
-    y->targets.push_back(std::move(t));
-    emit(std::move(y));
+    std::vector<ExprPtr> values;
+    values.push_back(name(value));
+    emit(makeYield(std::move(values), {target}));
   };
   // A K loop's trip count: a literal in [1, chunks] or a runtime `nk` in [0, chunks].
   auto kTrips = [&]() -> IndexExpr {
@@ -214,9 +211,7 @@ int KernelGenerator::stepCube(int) {
     out.loop->start = intLit(0);
     out.loop->stop = std::move(stop);
     out.loop->step = intLit(1);
-    Binder c;
-    c.name = out.carry;
-    out.loop->iterArgs.push_back(std::move(c));
+    out.loop->iterArgs.push_back(binder(out.carry));
     out.loop->inits.push_back(name(init.name));
     return out;
   };
@@ -247,13 +242,14 @@ int KernelGenerator::stepCube(int) {
   };
 
   // An accumulator phi (A15): one arm of an If continues `seed` in place (directly, or with a K
-  // loop of its own), the other keeps it, or (outside the contract) computes another product, a
-  // divergent Acc branch (B13). The If's result.
+  // loop of its own), the other keeps it, continues it too, or (outside the contract) computes
+  // another product, a divergent Acc branch (B13). The If's result.
   auto accumulatorPhi = [&](const TileVal& seed) {
     const int64_t j1 = choose_.below(chunks);
     const TileVal lhs = chunkL(intLit(j1 * Kc)), rhs = chunkR(intLit(j1 * Kc));
     const bool divergent = outOfContractAllowed() && choose_.chance(40);
     const bool continueInThen = choose_.chance(50);
+    const bool bothContinue = !divergent && choose_.chance(20);  // B1: both arms update it in place
     auto ifs = std::make_unique<IfStmt>(SourceLoc{});
     ifs->cond = pickCondition();
     const std::string result = fresh("r");
@@ -271,7 +267,7 @@ int KernelGenerator::stepCube(int) {
       return v;
     };
     const TileVal thenValue = arm(ifs->thenBody, continueInThen);
-    const TileVal elseValue = arm(ifs->elseBody, !continueInThen);
+    const TileVal elseValue = arm(ifs->elseBody, bothContinue || !continueInThen);
     emit(std::move(ifs));
     TileVal out = thenValue;
     out.name = result;
@@ -282,23 +278,52 @@ int KernelGenerator::stepCube(int) {
     if (divergent) leaveContract();  // B13: no Acc -> Acc copy joins two accumulators
     return out;
   };
-  // for o in range(trips): acc = (a K loop, or an accumulator phi, continuing acc): K tiled twice,
-  // or a phi inside a loop carrying the accumulator (A15 "in While too"; the carry is bound anew on
-  // every trip, so no entry copy is needed). The loop's result.
+  // for o in range(trips) (or `while k < trips`): acc = (a K loop, or an accumulator phi,
+  // continuing acc): K tiled twice, or a phi inside a loop carrying the accumulator (A15 "in While
+  // too"; the carry is bound anew on every trip, so no entry copy is needed). The loop's result.
   auto accumulateInOuterLoop = [&](const TileVal& init) {
     IndexExpr trips = kTrips();
-    auto [loop, o, carry, result] = carryLoop(init, std::move(trips.expr));
+    const bool asWhile = has(Feature::While) && choose_.chance(50);
+    std::unique_ptr<Stmt> loop;
+    Block* body = nullptr;
+    std::string carry, result, counter;
+    if (asWhile) {
+      auto w = std::make_unique<WhileStmt>(SourceLoc{});
+      carry = fresh("c");
+      counter = fresh("k");
+      w->iterArgs.push_back(binder(carry));
+      w->inits.push_back(name(init.name));
+      w->iterArgs.push_back(binder(counter));
+      w->inits.push_back(intLit(0));
+      w->cond = binary(BinOp::Lt, name(counter), std::move(trips.expr));
+      body = &w->body;
+      loop = std::move(w);
+    } else {
+      CarryLoop f = carryLoop(init, std::move(trips.expr));
+      carry = f.carry;
+      result = f.result;
+      body = &f.loop->body;
+      loop = std::move(f.loop);
+    }
     // Each trip adds at most `chunks` products of Kc lanes (or replaces the accumulator by one), so
     // the carry stays within the bound of the last trip on every trip.
     const double perTrip = static_cast<double>(chunks * Kc) * inMag * inMag;
     const double bound = init.range.hi + static_cast<double>(trips.hi) * perTrip;
-    scopes_.push_back(Scope{&loop->body, {}, {}, {}});
+    scopes_.push_back(Scope{body, {}, {}, {}});
     TileVal carried = init;
     carried.name = carry;
     carried.range = Interval::of(-bound, bound);
     const bool phi = has(Feature::If) && choose_.chance(50);
     TileVal next = phi ? accumulatorPhi(carried) : accumulateInLoop(carried, kTrips(), false);
-    yieldTo(next.name, result);
+    if (asWhile) {
+      result = fresh("r");
+      std::vector<ExprPtr> values;
+      values.push_back(name(next.name));
+      values.push_back(name(emitAssign("k", add(name(counter), intLit(1)))));
+      emit(makeYield(std::move(values), {result, fresh("r")}));
+    } else {
+      yieldTo(next.name, result);
+    }
     scopes_.pop_back();
     emit(std::move(loop));
     TileVal out = next;

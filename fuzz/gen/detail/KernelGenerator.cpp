@@ -138,6 +138,20 @@ std::string KernelGenerator::emitAssign(const std::string& prefix, ExprPtr value
 
 ExprPtr KernelGenerator::name(const std::string& n) { return Expr::nameRef(n); }
 
+Binder KernelGenerator::binder(const std::string& n) {
+  Binder b;
+  b.name = n;
+  return b;
+}
+
+std::unique_ptr<YieldStmt> KernelGenerator::makeYield(std::vector<ExprPtr> values,
+                                                      const std::vector<std::string>& targets) {
+  auto y = std::make_unique<YieldStmt>(SourceLoc{});
+  y->values = std::move(values);
+  for (const std::string& t : targets) y->targets.push_back(binder(t));
+  return y;
+}
+
 ExprPtr KernelGenerator::intLit(int64_t v) {
   if (v < 0) return Expr::unary(UnOp::Neg, Expr::intLit(-v));
   return Expr::intLit(v);

@@ -143,6 +143,9 @@ class KernelGenerator {
   static ExprPtr add(ExprPtr a, ExprPtr b);
   static ExprPtr mul(ExprPtr a, ExprPtr b);
   static ExprPtr binary(BinOp op, ExprPtr a, ExprPtr b);
+  static Binder binder(const std::string& n);
+  /// `targets = pl.yield_(values)`.
+  static std::unique_ptr<YieldStmt> makeYield(std::vector<ExprPtr> values, const std::vector<std::string>& targets);
 
   // ---- KernelGenerator.cpp: values in scope ----
   int newStorage() { return nextStorage_++; }

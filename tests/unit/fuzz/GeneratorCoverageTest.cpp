@@ -34,14 +34,15 @@ struct Coverage {
   int accumulatorPhis = 0;           // programs whose If yields an Acc tile (A15, B13)
   int accumulatorPhisInLoops = 0;    // ... inside a loop carrying an Acc tile
   int nestedAccumulatorLoops = 0;    // programs with a loop carrying an Acc tile inside another
+  int whileAccumulators = 0;         // programs with a While carrying an Acc tile
 };
 
 bool isAccTile(const Type& t) { return t.isTile() && t.space == MemSpace::Acc; }
 
 /// The accumulator forms of verified `p`: an If whose result is an Acc tile (a phi), one inside a
-/// loop carrying an Acc tile, and a loop carrying an Acc tile inside another.
+/// loop carrying an Acc tile, a loop carrying an Acc tile inside another, and a While carrying one.
 struct AccumulatorForms {
-  bool phi = false, phiInLoop = false, nestedLoops = false;
+  bool phi = false, phiInLoop = false, nestedLoops = false, whileCarriesAcc = false;
 };
 AccumulatorForms accumulatorForms(const Program& p) {
   AccumulatorForms found;
@@ -65,7 +66,11 @@ AccumulatorForms accumulatorForms(const Program& p) {
         found.nestedLoops = found.nestedLoops || (acc && inAccLoop);
         walk(s->as<ForStmt>().body, false, inAccLoop || acc);
       }
-      if (s->kind == Stmt::Kind::While) walk(s->as<WhileStmt>().body, false, inAccLoop);
+      if (s->kind == Stmt::Kind::While) {
+        const bool acc = carriesAcc(s->as<WhileStmt>().iterArgs);
+        found.whileCarriesAcc = found.whileCarriesAcc || acc;
+        walk(s->as<WhileStmt>().body, false, inAccLoop || acc);
+      }
     }
   };
   for (const Function& f : p.functions) walk(f.body, false, false);
@@ -277,6 +282,7 @@ const Coverage& coverage() {
       cov.accumulatorPhis += acc.phi;
       cov.accumulatorPhisInLoops += acc.phiInLoop;
       cov.nestedAccumulatorLoops += acc.nestedLoops;
+      cov.whileAccumulators += acc.whileCarriesAcc;
     }
     return cov;
   }();
@@ -361,12 +367,15 @@ TEST(GeneratorCoverage, AccumulatorPhisOccur) {
 }
 
 TEST(GeneratorCoverage, AccumulatorsAreCarriedThroughNestedLoopsAndPhis) {
-  // K tiled twice (an outer loop carrying the accumulator through an inner K loop) and a phi inside
-  // a loop carrying the accumulator (A15 in a loop): both reach the Buffer path in the contract.
-  std::printf("[ A15 ] an Acc carry inside an Acc-carrying loop: %d, an Acc phi inside one: %d of 2000 programs\n",
-              coverage().nestedAccumulatorLoops, coverage().accumulatorPhisInLoops);
+  // K tiled twice (an outer For or While carrying the accumulator through an inner K loop) and a
+  // phi inside a loop carrying the accumulator (A15 in a loop): both reach the Buffer path in the
+  // contract.
+  std::printf("[ A15 ] an Acc carry inside an Acc-carrying loop: %d, an Acc phi inside one: %d, a While carrying an "
+              "Acc: %d of 2000 programs\n",
+              coverage().nestedAccumulatorLoops, coverage().accumulatorPhisInLoops, coverage().whileAccumulators);
   EXPECT_GE(coverage().nestedAccumulatorLoops, 5);
   EXPECT_GE(coverage().accumulatorPhisInLoops, 5);
+  EXPECT_GE(coverage().whileAccumulators, 5);
 }
 
 TEST(GeneratorCoverage, PartiallyValidWindowsAreAssembledIntoFullTargetsAndObserved) {
