@@ -290,9 +290,26 @@ KernelGenerator::IndexExpr KernelGenerator::offsetExpr(int64_t maxValue, int64_t
     return v.dtype == DType::INDEX && v.lo >= 0 && v.hi <= units && v.hi > v.lo;
   })
                                            : nullptr;
-  if (s) return {scaled(s->name), s->lo * align, s->hi * align};
-  std::string p = newParam("off", DType::INDEX, ParamRole::Offset, 0, units);
-  return {scaled(p), 0, units * align};
+  IndexExpr base{nullptr, 0, units * align};
+  if (s) {
+    base = {scaled(s->name), s->lo * align, s->hi * align};
+  } else {
+    base.expr = scaled(newParam("off", DType::INDEX, ParamRole::Offset, 0, units));
+  }
+  // Related offsets of one scalar: its complement `M - s * unit` and shifts `s * unit + c`, so the
+  // lowering's equality, overlap and alignment proofs (W6, W11, W16) meet more than one shape.
+  const int64_t top = units * align;
+  switch (choose_.weighted({6, 1, 1})) {
+    case 1: return {binary(BinOp::Sub, intLit(top), std::move(base.expr)), top - base.hi, top - base.lo};
+    case 2:
+      if (top - base.hi >= align) {
+        const int64_t c = align * choose_.between(1, (top - base.hi) / align);
+        return {add(std::move(base.expr), intLit(c)), base.lo + c, base.hi + c};
+      }
+      break;
+    default: break;
+  }
+  return base;
 }
 
 std::pair<ExprPtr, Interval> KernelGenerator::scalarOperand(DType dt, bool divisor) {

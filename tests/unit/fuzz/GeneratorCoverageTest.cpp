@@ -35,6 +35,8 @@ struct Coverage {
   int accumulatorPhisInLoops = 0;    // ... inside a loop carrying an Acc tile
   int nestedAccumulatorLoops = 0;    // programs with a loop carrying an Acc tile inside another
   int whileAccumulators = 0;         // programs with a While carrying an Acc tile
+  int complementOffsets = 0;         // programs with a window at `M - s * unit`
+  int shiftedOffsets = 0;            // programs with a window at `s * unit + c`
 };
 
 bool isAccTile(const Type& t) { return t.isTile() && t.space == MemSpace::Acc; }
@@ -89,6 +91,27 @@ bool slicesARuntimeValidTile(const Program& p) {
       p, [](const Stmt&) {},
       [&](const Expr& e) {
         found = found || (e.kind == Expr::Kind::Call && e.op == Opcode::TileSlice && runtimeValid(e.args[0]->type));
+      });
+  return found;
+}
+
+/// Runtime window offsets of verified `p` related to another offset of their scalar: a complement
+/// `M - s * unit` and a shift `s * unit + c`.
+struct RelatedOffsets {
+  bool complement = false, shift = false;
+};
+RelatedOffsets relatedOffsets(const Program& p) {
+  RelatedOffsets found;
+  walkProgram(
+      p, [](const Stmt&) {},
+      [&](const Expr& e) {
+        if (e.kind != Expr::Kind::Call || (e.op != Opcode::TileSlice && e.op != Opcode::TileAssemble)) return;
+        const Expr& offsets = *e.args[2];
+        for (const ExprPtr& o : offsets.args) {
+          if (o->kind != Expr::Kind::Binary) continue;
+          found.complement = found.complement || (o->binop == BinOp::Sub && o->args[0]->kind == Expr::Kind::IntLit);
+          found.shift = found.shift || (o->binop == BinOp::Add && o->args[1]->kind == Expr::Kind::IntLit);
+        }
       });
   return found;
 }
@@ -278,6 +301,9 @@ const Coverage& coverage() {
       cov.dnRegionValues += dn.regionValue;
       cov.runtimeValidRegionValues += runtimeValidCrossesARegion(p);
       cov.runtimeValidWindows += slicesARuntimeValidTile(p);
+      const RelatedOffsets related = relatedOffsets(p);
+      cov.complementOffsets += related.complement;
+      cov.shiftedOffsets += related.shift;
       const AccumulatorForms acc = accumulatorForms(p);
       cov.accumulatorPhis += acc.phi;
       cov.accumulatorPhisInLoops += acc.phiInLoop;
@@ -376,6 +402,14 @@ TEST(GeneratorCoverage, AccumulatorsAreCarriedThroughNestedLoopsAndPhis) {
   EXPECT_GE(coverage().nestedAccumulatorLoops, 5);
   EXPECT_GE(coverage().accumulatorPhisInLoops, 5);
   EXPECT_GE(coverage().whileAccumulators, 5);
+}
+
+TEST(GeneratorCoverage, RuntimeOffsetsTakeRelatedForms) {
+  // W6, W11, W16: equal, overlapping and aligned windows of related runtime offsets.
+  std::printf("[ W16 ] a window at M - s * unit: %d, at s * unit + c: %d of 2000 programs\n",
+              coverage().complementOffsets, coverage().shiftedOffsets);
+  EXPECT_GE(coverage().complementOffsets, 20);
+  EXPECT_GE(coverage().shiftedOffsets, 20);
 }
 
 TEST(GeneratorCoverage, PartiallyValidWindowsAreAssembledIntoFullTargetsAndObserved) {
