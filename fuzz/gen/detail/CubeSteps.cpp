@@ -394,6 +394,8 @@ int KernelGenerator::stepCube(int) {
     }
     const bool initFirst = fromCreate || choose_.chance(60);
     acc = accumulateInLoop(init, std::move(trips), initFirst);
+    // A second K loop continues the first one's result (A7, L8: either may run zero times).
+    if (choose_.chance(25)) acc = accumulateInLoop(acc, kTrips(), false);
   }
 
   addTile(acc);

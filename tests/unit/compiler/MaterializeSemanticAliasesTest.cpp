@@ -162,6 +162,12 @@ TEST(MaterializeSemanticAliases, PostconditionReportsACarryWithoutOneStorage) {
 constexpr const char* kVecParams =
     "a: pl.Tensor[[16, 32], pl.FP32], n: pl.Scalar[pl.INDEX], out: pl.Out[pl.Tensor[[16, 32], pl.FP32]]";
 
+/// `body` with its placeholder `hole` replaced by `text`.
+std::string filled(std::string body, const std::string& hole, const std::string& text) {
+  body.replace(body.find(hole), hole.size(), text);
+  return body;
+}
+
 /// The statement lines of the kernel after MaterializeSemanticAliases, printed.
 std::string afterMsa(const std::string& body) {
   Program p = parseVerified(kernelProgram(kVecParams, body));
@@ -297,11 +303,7 @@ TEST(MaterializeSemanticAliases, ATilePathBranchResultOfAWindowArmGetsARootOfIts
       "        v = pl.tile.set_validshape(r, 8, 32)\n"
       "        o = pl.tile.store(v, [0, 0], out)\n"
       "        return o\n";
-  auto with = [&](const std::string& elseValue) {
-    std::string b = body;
-    b.replace(b.find("ELSE"), 4, elseValue);
-    return afterMsaOnTile(b);
-  };
+  auto with = [&](const std::string& elseValue) { return afterMsaOnTile(filled(body, "ELSE", elseValue)); };
   const std::string wholeArms = with("x");
   EXPECT_EQ(wholeArms.find("_next"), std::string::npos) << wholeArms;
   EXPECT_NE(wholeArms.find("r = pl.yield_(x)"), std::string::npos) << wholeArms;
@@ -432,11 +434,7 @@ TEST(MaterializeSemanticAliases, TheOtherArmsReadNeedsNoEntryCopy) {
       "        USE\n"
       "        o = pl.tile.store(w, [0, 0], out)\n"
       "        return o\n";
-  auto with = [&](const std::string& use) {
-    std::string b = body;
-    b.replace(b.find("USE"), 3, use);
-    return afterMsa(b);
-  };
+  auto with = [&](const std::string& use) { return afterMsa(filled(body, "USE", use)); };
   const std::string inPlace = with("w = pl.tile.abs(r)");
   EXPECT_NE(inPlace.find("buffer_ir_selected=True"), std::string::npos) << inPlace;
   EXPECT_EQ(inPlace.find("x_in"), std::string::npos) << inPlace;
@@ -465,11 +463,7 @@ TEST(MaterializeSemanticAliases, ABranchResultUpdatedInPlaceWhoseArmsPartGetsARo
       "        w = pl.tile.set_validshape(g, 2, 1)\n"
       "        o = pl.tile.store(w, [0, 0], out)\n"
       "        return o\n";
-  auto with = [&](const std::string& use) {
-    std::string b = body;
-    b.replace(b.find("USE"), 3, use);
-    return afterMsaOnTile(b);
-  };
+  auto with = [&](const std::string& use) { return afterMsaOnTile(filled(body, "USE", use)); };
   const std::string updated = with("pl.tile.assemble(v, s, [0, 0])");
   EXPECT_NE(updated.find("x_in"), std::string::npos) << updated;
   EXPECT_NE(updated.find("r = pl.yield_(r_next)"), std::string::npos) << updated;

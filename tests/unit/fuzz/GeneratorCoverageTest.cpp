@@ -35,6 +35,7 @@ struct Coverage {
   int accumulatorPhisInLoops = 0;    // ... inside a loop carrying an Acc tile
   int nestedAccumulatorLoops = 0;    // programs with a loop carrying an Acc tile inside another
   int whileAccumulators = 0;         // programs with a While carrying an Acc tile
+  int sequentialAccumulatorLoops = 0;  // programs with a K loop continuing another's result
   int complementOffsets = 0;         // programs with a window at `M - s * unit`
   int shiftedOffsets = 0;            // programs with a window at `s * unit + c`
 };
@@ -42,9 +43,10 @@ struct Coverage {
 bool isAccTile(const Type& t) { return t.isTile() && t.space == MemSpace::Acc; }
 
 /// The accumulator forms of verified `p`: an If whose result is an Acc tile (a phi), one inside a
-/// loop carrying an Acc tile, a loop carrying an Acc tile inside another, and a While carrying one.
+/// loop carrying an Acc tile, a loop carrying an Acc tile inside another, a While carrying one, and a
+/// loop continuing another's Acc result.
 struct AccumulatorForms {
-  bool phi = false, phiInLoop = false, nestedLoops = false, whileCarriesAcc = false;
+  bool phi = false, phiInLoop = false, nestedLoops = false, whileCarriesAcc = false, sequentialLoops = false;
 };
 AccumulatorForms accumulatorForms(const Program& p) {
   AccumulatorForms found;
@@ -52,7 +54,13 @@ AccumulatorForms accumulatorForms(const Program& p) {
     return std::any_of(iterArgs.begin(), iterArgs.end(), [](const Binder& b) { return isAccTile(b.type); });
   };
   std::function<void(const Block&, bool, bool)> walk = [&](const Block& block, bool inIf, bool inAccLoop) {
+    std::set<std::string> accLoopResults;  // of the loops of this block carrying an Acc tile
     for (const StmtPtr& s : block) {
+      if (s->kind == Stmt::Kind::For && carriesAcc(s->as<ForStmt>().iterArgs)) {
+        for (const ExprPtr& init : s->as<ForStmt>().inits)
+          found.sequentialLoops = found.sequentialLoops || accLoopResults.count(init->name) > 0;
+        for (const Binder* r : resultsOf(*s)) accLoopResults.insert(r->name);
+      }
       if (s->kind == Stmt::Kind::Yield && inIf)
         for (const Binder& b : s->as<YieldStmt>().targets)
           if (isAccTile(b.type)) {
@@ -309,6 +317,7 @@ const Coverage& coverage() {
       cov.accumulatorPhisInLoops += acc.phiInLoop;
       cov.nestedAccumulatorLoops += acc.nestedLoops;
       cov.whileAccumulators += acc.whileCarriesAcc;
+      cov.sequentialAccumulatorLoops += acc.sequentialLoops;
     }
     return cov;
   }();
@@ -402,6 +411,10 @@ TEST(GeneratorCoverage, AccumulatorsAreCarriedThroughNestedLoopsAndPhis) {
   EXPECT_GE(coverage().nestedAccumulatorLoops, 5);
   EXPECT_GE(coverage().accumulatorPhisInLoops, 5);
   EXPECT_GE(coverage().whileAccumulators, 5);
+  // Two K loops in sequence on one accumulator (A7, L8).
+  std::printf("[ A7 ] a K loop continuing another's result: %d of 2000 programs\n",
+              coverage().sequentialAccumulatorLoops);
+  EXPECT_GE(coverage().sequentialAccumulatorLoops, 5);
 }
 
 TEST(GeneratorCoverage, RuntimeOffsetsTakeRelatedForms) {
