@@ -199,12 +199,6 @@ class FunctionPlanner {
   /// built on it, control-flow binders fed only by such values, and the results of the loop that
   /// holds the write when its backedge carries such a value (a zero-trip run never wrote).
   std::set<int> derivedFrom(const TileValue& result) const {
-    int writeLoop = facts_.innermostLoop(result.point);
-    auto inside = [&](const TileValue& v) {
-      for (int l = writeLoop; l >= 0; l = facts_.loops()[l].parent)
-        if (facts_.loops()[l].stmt == v.stmt) return true;
-      return false;
-    };
     // What may hold the result's bytes: views and in-place results of it, and the carries, loop and
     // branch results it flows into, found forward first...
     std::set<int> derived = {result.slot};
@@ -232,8 +226,7 @@ class FunctionPlanner {
           if (v->kind == ValueKind::View || v->kind == ValueKind::InPlace) {
             keep = derived.count(v->source) != 0;
           } else if (!v->incoming.empty()) {
-            const bool lastTripOnly = v->kind == ValueKind::LoopResult && v->incoming.size() > 1 && inside(*v);
-            if (lastTripOnly) {
+            if (facts_.leavesLoopHolding(*v, result.point)) {
               keep = derived.count(v->incoming[1]) != 0;
             } else {
               keep = true;
@@ -484,6 +477,11 @@ class FunctionPlanner {
     }
   }
 
+  /// Whether `v` is a view made by an op of `family`.
+  static bool viewBy(const TileValue* v, OpFamily family) {
+    return v && v->kind == ValueKind::View && v->call->kind == Expr::Kind::Call && opInfo(v->call->op).family == family;
+  }
+
   /// Whether `slot` already is a whole-tile copy (narrowing setter of a move of a widening setter)
   /// made afresh on every trip of each loop holding `point`: when its storage still reaches a later
   /// read (a loop carry joining it with other storage, say), copying it again would not help, and
@@ -492,9 +490,6 @@ class FunctionPlanner {
   /// through a setter the loop repeats (15-minute campaign of 2026-12-02, seed 17, case 68486:
   /// tests/fuzz-regressions/whole_copy_before_loop_assembled_each_trip).
   bool isWholeTileCopy(int slot, int point) const {
-    auto viewBy = [&](const TileValue* v, OpFamily family) {
-      return v && v->kind == ValueKind::View && v->call->kind == Expr::Kind::Call && opInfo(v->call->op).family == family;
-    };
     // A col-major tile's copy has a transpose_view on either side of the move.
     auto throughTranspose = [&](const TileValue* v) {
       return viewBy(v, OpFamily::TransposeView) ? facts_.value(v->source) : v;
@@ -522,8 +517,7 @@ class FunctionPlanner {
     const Expr* narrowing = narrowed->call->args[0].get();
     // A col-major copy's moved tile is read only by its transpose_view back, too.
     const TileValue* back = facts_.value(narrowed->source);
-    const bool transposed = back && back->kind == ValueKind::View && back->call->kind == Expr::Kind::Call &&
-                            opInfo(back->call->op).family == OpFamily::TransposeView;
+    const bool transposed = viewBy(back, OpFamily::TransposeView);
     const int moved = transposed ? back->source : -1;
     const Expr* transposing = transposed ? back->call->args[0].get() : nullptr;
     return std::all_of(facts_.uses().begin(), facts_.uses().end(), [&](const Use& u) {

@@ -194,8 +194,7 @@ void Liveness::staleReads(const StorageWrite& write, std::vector<GenerationOverl
       bool fromStale = (v.kind == ValueKind::View || v.kind == ValueKind::InPlace) && stale.count(v.source);
       // Leaving a loop that holds the write yields the last trip's value: the init only reaches
       // the result when no trip (and so no rewrite) ran.
-      bool leavesWritingLoop = v.kind == ValueKind::LoopResult && v.incoming.size() > 1 && loopOf(v.stmt) &&
-                               loopOf(v.stmt)->contains(write.point);
+      const bool leavesWritingLoop = facts_.leavesLoopHolding(v, write.point);
       for (size_t k = leavesWritingLoop ? 1 : 0; k < v.incoming.size(); ++k)
         fromStale = fromStale || (stale.count(v.incoming[k]) && !untouchedByWrite(v, k, write.point));
       if (fromStale) changed = stale.insert(v.slot).second || changed;

@@ -322,6 +322,12 @@ bool StorageFacts::freshEachTrip(int slot, int a, int b) const {
   return fresh(slot);
 }
 
+bool StorageFacts::leavesLoopHolding(const TileValue& v, int point) const {
+  if (v.kind != ValueKind::LoopResult || v.incoming.size() < 2) return false;
+  return std::any_of(loops_.begin(), loops_.end(),
+                     [&](const LoopExtent& l) { return l.stmt == v.stmt && l.contains(point); });
+}
+
 std::optional<int64_t> StorageFacts::constantTrips(int loop) const {
   const Stmt* s = loops_.at(loop).stmt;
   if (s->kind != Stmt::Kind::For) return std::nullopt;

@@ -107,6 +107,9 @@ class StorageFacts {
   /// in its body, and views, in-place results and compound values there built only on such values.
   /// Always true outside loops.
   bool freshEachTrip(int slot, int a, int b) const;
+  /// Whether loop result `v` leaves a loop that holds `point`, through its backedge: its initial
+  /// value (incoming 0) reaches it only when no trip ran, and so nothing at `point` ran either.
+  bool leavesLoopHolding(const TileValue& v, int point) const;
   /// A For loop's trip count when its bounds and step are integer literals (step > 0); nullopt
   /// otherwise (While loops included).
   std::optional<int64_t> constantTrips(int loop) const;

@@ -511,9 +511,7 @@ class Materializer {
           if (v.incoming[i] < 0 || !holds.count(v.incoming[i])) continue;
           // A loop holding this one yields its initial value only when no trip ran, and so
           // neither did this loop (A7, A9: nested K loops continue one accumulator).
-          if (i == 0 && v.kind == ValueKind::LoopResult && v.incoming.size() > 1 &&
-              extentOf(*v.stmt).contains(ext.header))
-            continue;
+          if (i == 0 && facts_.leavesLoopHolding(v, ext.header)) continue;
           // The arm of an If that excludes this loop yields the input untouched (A11, A15: the
           // other arm continues an accumulator through this loop), unless an earlier trip of a
           // loop holding the If may have run this one.
