@@ -20,7 +20,44 @@ Interval carryRange(const TileVal& init) {
   return Interval::of(-bound, bound);
 }
 
+/// `values` with slot j moved to position order[j].
+template <class T>
+std::vector<T> permuted(std::vector<T> values, const std::vector<size_t>& order) {
+  std::vector<T> out(values.size());
+  for (size_t j = 0; j < values.size(); ++j) out[order[j]] = std::move(values[j]);
+  return out;
+}
+
 }  // namespace
+
+std::vector<size_t> KernelGenerator::slotOrder(size_t n) {
+  std::vector<size_t> order(n);
+  for (size_t j = 0; j < n; ++j) order[j] = j;
+  if (n > 1 && choose_.chance(35))
+    for (size_t j = n - 1; j > 0; --j) std::swap(order[j], order[static_cast<size_t>(choose_.below(static_cast<int64_t>(j) + 1))]);
+  return order;
+}
+
+std::optional<KernelGenerator::SwapPair> KernelGenerator::drawSwapPair(int percent) {
+  if (!choose_.chance(percent)) return std::nullopt;
+  const int64_t maxTrips = std::max(1, config_.maxLoopTrips);
+  auto start = [&]() -> std::pair<ExprPtr, ScalarVal> {
+    if (choose_.chance(50))
+      if (const ScalarVal* s = pickScalar([&](const ScalarVal& v) {
+            return v.dtype == DType::INDEX && v.lo >= 0 && v.hi <= maxTrips;
+          }))
+        return {name(s->name), *s};
+    const int64_t v = choose_.between(0, maxTrips);
+    return {intLit(v), ScalarVal{"", DType::INDEX, v, v, {}}};
+  };
+  auto [initA, a] = start();
+  auto [initB, b] = start();
+  // Each carry holds either start on any trip: both take the hull of the two ranges.
+  const int64_t lo = std::min(a.lo, b.lo), hi = std::max(a.hi, b.hi);
+  SwapPair pair{ScalarVal{fresh("p"), DType::INDEX, lo, hi, {}}, ScalarVal{fresh("p"), DType::INDEX, lo, hi, {}},
+                std::move(initA), std::move(initB)};
+  return pair;
+}
 
 bool KernelGenerator::carryable(const TileVal& v, bool viewsToo) const {
   // V5: dynamic valid state does not cross regions of a kernel in the contract; once the kernel is
@@ -186,6 +223,7 @@ int KernelGenerator::stepIf(int budget) {
 
   std::vector<std::string> targets;
   for (size_t i = 0; i < templates.size() + (scalarKind ? 1 : 0) + (tensor >= 0 ? 1 : 0); ++i) targets.push_back(fresh("r"));
+  const std::vector<size_t> order = slotOrder(targets.size());
   for (const TileVal& t : templates) pinned_.insert(t.storage);
 
   auto ifs = std::make_unique<IfStmt>(SourceLoc{});
@@ -227,7 +265,7 @@ int KernelGenerator::stepIf(int budget) {
       values.push_back(name(arm.scalar.name));
     }
     if (tensor >= 0) values.push_back(name(currentTensorName(static_cast<size_t>(tensor))));
-    if (!values.empty()) emit(makeYield(std::move(values), targets));
+    if (!values.empty()) emit(makeYield(permuted(std::move(values), order), targets));
     scopes_.pop_back();
     return arm;
   };
@@ -239,7 +277,7 @@ int KernelGenerator::stepIf(int budget) {
   size_t slot = 0;
   for (size_t i = 0; i < templates.size(); ++i, ++slot) {
     TileVal r = templates[i];
-    r.name = targets[slot];
+    r.name = targets[order[slot]];
     r.def = thenArm.tiles[i].def.intersect(elseArm.tiles[i].def);
     r.range = thenArm.tiles[i].range.hull(elseArm.tiles[i].range);
     r.validDefined = r.def.covers(r.validRows(), r.validCols());
@@ -256,13 +294,13 @@ int KernelGenerator::stepIf(int budget) {
   }
   if (scalarKind) {
     ScalarVal r = thenArm.scalar;
-    r.name = targets[slot++];
+    r.name = targets[order[slot++]];
     r.lo = std::min(thenArm.scalar.lo, elseArm.scalar.lo);
     r.hi = std::max(thenArm.scalar.hi, elseArm.scalar.hi);
     r.range = thenArm.scalar.range.hull(elseArm.scalar.range);
     addScalar(r);
   }
-  if (tensor >= 0) setTensorName(static_cast<size_t>(tensor), targets[slot]);
+  if (tensor >= 0) setTensorName(static_cast<size_t>(tensor), targets[order[slot]]);
   return used;
 }
 
@@ -274,6 +312,7 @@ int KernelGenerator::stepFor(int budget) {
   const std::vector<TileVal> inits = pickCarryInits(3, viewsToo);
   const bool fpCarry = has(Feature::TileScalar) && choose_.chance(25);
   const bool counter = choose_.chance(20);
+  const std::optional<SwapPair> swap = drawSwapPair(15);
   const int64_t tensor = pickOutTensor(25);
   const int bodyBudget = static_cast<int>(choose_.between(1, std::max(1, std::min(budget - 1, 6))));
 
@@ -346,6 +385,12 @@ int KernelGenerator::stepFor(int budget) {
     f.iterArgs.push_back(binder(k));
     f.inits.push_back(intLit(0));
   }
+  if (swap) {
+    f.iterArgs.push_back(binder(swap->a.name));
+    f.inits.push_back(swap->initA->clone());
+    f.iterArgs.push_back(binder(swap->b.name));
+    f.inits.push_back(swap->initB->clone());
+  }
   std::string g;
   if (tensor >= 0) {
     g = fresh("g");
@@ -359,6 +404,10 @@ int KernelGenerator::stepFor(int budget) {
   for (const TileVal& c : carries) addTile(c);
   if (fpCarry) addScalar(fp);
   if (counter) addScalar({k, DType::INDEX, 0, std::max<int64_t>(trips - 1, 0), {}});
+  if (swap) {
+    addScalar(swap->a);
+    addScalar(swap->b);
+  }
   if (tensor >= 0) setTensorName(static_cast<size_t>(tensor), g);
   const int used = genBlock(bodyBudget);
 
@@ -373,10 +422,17 @@ int KernelGenerator::stepFor(int budget) {
     values.push_back(name(emitAssign("s", std::move(update))));
   }
   if (counter) values.push_back(name(emitAssign("k", add(name(k), intLit(1)))));
+  if (swap) {
+    values.push_back(name(swap->b.name));
+    values.push_back(name(swap->a.name));
+  }
   if (tensor >= 0) values.push_back(name(currentTensorName(static_cast<size_t>(tensor))));
   std::vector<std::string> targets;
   for (size_t i = 0; i < values.size(); ++i) targets.push_back(fresh("r"));
-  if (!values.empty()) emit(makeYield(std::move(values), targets));
+  const std::vector<size_t> order = slotOrder(values.size());
+  f.iterArgs = permuted(std::move(f.iterArgs), order);
+  f.inits = permuted(std::move(f.inits), order);
+  if (!values.empty()) emit(makeYield(permuted(std::move(values), order), targets));
   scopes_.pop_back();
   loops_.pop_back();
   for (const TileVal& init : inits) pinned_.erase(pinned_.find(init.storage));
@@ -384,19 +440,25 @@ int KernelGenerator::stepFor(int budget) {
   emit(std::move(loop));
 
   size_t slot = 0;
+  auto result = [&] { return targets[order[slot++]]; };
   for (const TileVal& c : carries) {
     TileVal r = c;
-    r.name = targets[slot++];
+    r.name = result();
     r.storage = newStorage();
     addTile(r);
   }
   if (fpCarry) {
     ScalarVal r = fp;
-    r.name = targets[slot++];
+    r.name = result();
     addScalar(r);
   }
-  if (counter) addScalar({targets[slot++], DType::INDEX, 0, trips, {}});
-  if (tensor >= 0) setTensorName(static_cast<size_t>(tensor), targets[slot]);
+  if (counter) addScalar({result(), DType::INDEX, 0, trips, {}});
+  if (swap)
+    for (ScalarVal r : {swap->a, swap->b}) {
+      r.name = result();
+      addScalar(r);
+    }
+  if (tensor >= 0) setTensorName(static_cast<size_t>(tensor), result());
   return 1 + used;
 }
 
@@ -405,6 +467,7 @@ int KernelGenerator::stepWhile(int budget) {
   const int64_t trips = bound.hi;
   const bool viewsToo = viewCarriesAllowed();
   const std::vector<TileVal> inits = pickCarryInits(2, viewsToo);
+  const std::optional<SwapPair> swap = drawSwapPair(20);
   const int64_t tensor = pickOutTensor(25);
   const int bodyBudget = static_cast<int>(choose_.between(1, std::max(1, std::min(budget - 1, 6))));
 
@@ -432,8 +495,18 @@ int KernelGenerator::stepWhile(int budget) {
   const std::string k = fresh("k");
   w.iterArgs.push_back(binder(k));
   w.inits.push_back(intLit(0));
+  if (swap) {
+    w.iterArgs.push_back(binder(swap->a.name));
+    w.inits.push_back(swap->initA->clone());
+    w.iterArgs.push_back(binder(swap->b.name));
+    w.inits.push_back(swap->initB->clone());
+  }
   ExprPtr cond = binary(BinOp::Lt, name(k), std::move(bound.expr));
-  if (choose_.chance(25)) {
+  if (swap && choose_.chance(50)) {
+    // Unequal starts flip `a <= b` every trip, so the loop ends after at most one trip; a
+    // lowering that assigns the swap one carry after the other makes them equal and runs on.
+    cond = binary(BinOp::And, std::move(cond), binary(BinOp::Le, name(swap->a.name), name(swap->b.name)));
+  } else if (choose_.chance(25)) {
     ExprPtr f = pickCondition();
     if (choose_.chance(50))
       f = binary(BinOp::Or, binary(BinOp::Ne, name(k), intLit(1)), std::move(f));
@@ -444,6 +517,10 @@ int KernelGenerator::stepWhile(int budget) {
   scopes_.push_back(Scope{&w.body, {}, {}, {}});
   loops_.push_back({name(k), trips});
   addScalar({k, DType::INDEX, 0, std::max<int64_t>(trips - 1, 0), {}});
+  if (swap) {
+    addScalar(swap->a);
+    addScalar(swap->b);
+  }
   for (const TileVal& c : carries) addTile(c);
   if (tensor >= 0) setTensorName(static_cast<size_t>(tensor), g);
   const int used = genBlock(bodyBudget);
@@ -452,9 +529,16 @@ int KernelGenerator::stepWhile(int budget) {
   for (const TileVal& c : carries) values.push_back(name(pickYield(c, true, viewsToo).name));
   if (tensor >= 0) values.push_back(name(currentTensorName(static_cast<size_t>(tensor))));
   values.push_back(name(emitAssign("k", add(name(k), intLit(1)))));
+  if (swap) {
+    values.push_back(name(swap->b.name));
+    values.push_back(name(swap->a.name));
+  }
   std::vector<std::string> targets;
   for (size_t i = 0; i < values.size(); ++i) targets.push_back(fresh("r"));
-  emit(makeYield(std::move(values), targets));
+  const std::vector<size_t> order = slotOrder(values.size());
+  w.iterArgs = permuted(std::move(w.iterArgs), order);
+  w.inits = permuted(std::move(w.inits), order);
+  emit(makeYield(permuted(std::move(values), order), targets));
   scopes_.pop_back();
   loops_.pop_back();
   for (const TileVal& init : inits) pinned_.erase(pinned_.find(init.storage));
@@ -462,14 +546,20 @@ int KernelGenerator::stepWhile(int budget) {
   emit(std::move(loop));
 
   size_t slot = 0;
+  auto result = [&] { return targets[order[slot++]]; };
   for (const TileVal& c : carries) {
     TileVal r = c;
-    r.name = targets[slot++];
+    r.name = result();
     r.storage = newStorage();
     addTile(r);
   }
-  if (tensor >= 0) setTensorName(static_cast<size_t>(tensor), targets[slot++]);
-  addScalar({targets[slot], DType::INDEX, 0, trips, {}});
+  if (tensor >= 0) setTensorName(static_cast<size_t>(tensor), result());
+  addScalar({result(), DType::INDEX, 0, trips, {}});
+  if (swap)
+    for (ScalarVal r : {swap->a, swap->b}) {
+      r.name = result();
+      addScalar(r);
+    }
   return 1 + used;
 }
 

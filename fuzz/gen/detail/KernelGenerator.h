@@ -15,6 +15,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -256,6 +257,19 @@ class KernelGenerator {
   TileVal pickYield(const TileVal& want, bool loopCarry, bool viewsToo = false);
   /// A loop-count expression in [lo, hi] over every run, with hi <= maxLoopTrips.
   IndexExpr loopCount();
+  /// Where each of a region's `n` carries or results goes among them: slot j is written at
+  /// position order[j]. Mostly the generator's own order (tiles first, then scalars and tensors);
+  /// otherwise scalar and tensor slots sit between tile ones, whose relative order the lowering
+  /// must keep when it drops the tiles (L4, B8).
+  std::vector<size_t> slotOrder(size_t n);
+  /// Two INDEX loop carries that the loop swaps on every trip (L4: the lowering assigns scalar
+  /// iter_args simultaneously), started from scalars in scope or literals of loop-count range;
+  /// nullopt when the draw says no.
+  struct SwapPair {
+    ScalarVal a, b;
+    ExprPtr initA, initB;
+  };
+  std::optional<SwapPair> drawSwapPair(int percent);
 
   // ---- CubeSteps.cpp ----
   int stepCube(int budget);

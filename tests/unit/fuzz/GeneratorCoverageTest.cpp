@@ -38,6 +38,9 @@ struct Coverage {
   int sequentialAccumulatorLoops = 0;  // programs with a K loop continuing another's result
   int complementOffsets = 0;         // programs with a window at `M - s * unit`
   int shiftedOffsets = 0;            // programs with a window at `s * unit + c`
+  int scalarBeforeTileCarry = 0;     // programs with a region whose scalar slot precedes a tile slot
+  int swappedScalarCarries = 0;      // programs with a loop yielding two scalar carries swapped
+  int whileConditionsOnSwaps = 0;    // ... a While whose condition reads one of them
 };
 
 bool isAccTile(const Type& t) { return t.isTile() && t.space == MemSpace::Acc; }
@@ -121,6 +124,57 @@ RelatedOffsets relatedOffsets(const Program& p) {
           found.shift = found.shift || (o->binop == BinOp::Add && o->args[1]->kind == Expr::Kind::IntLit);
         }
       });
+  return found;
+}
+
+/// How the regions of verified `p` order and update their scalar slots (L4, B8): a scalar carry
+/// or result before a tile one, two scalar carries the loop swaps, a While condition reading one.
+struct ScalarSlots {
+  bool scalarBeforeTile = false, swap = false, whileConditionOnSwap = false;
+};
+ScalarSlots scalarSlots(const Program& p) {
+  ScalarSlots found;
+  auto scalarFirst = [&](const std::vector<Binder>& slots) {
+    bool scalar = false;
+    for (const Binder& b : slots) {
+      if (b.type.isTile() && scalar) found.scalarBeforeTile = true;
+      scalar = scalar || b.type.isScalar();
+    }
+  };
+  // The carries the loop yields back swapped: slots i != j with yield[i] = carry[j], yield[j] = carry[i].
+  auto swapped = [](const std::vector<Binder>& carries, const Block& body) {
+    std::set<std::string> names;
+    if (body.empty() || body.back()->kind != Stmt::Kind::Yield) return names;
+    const auto& values = body.back()->as<YieldStmt>().values;
+    for (size_t i = 0; i < carries.size() && i < values.size(); ++i)
+      for (size_t j = 0; j < carries.size() && j < values.size(); ++j)
+        if (i != j && carries[i].type.isScalar() && values[i]->kind == Expr::Kind::Name &&
+            values[j]->kind == Expr::Kind::Name && values[i]->name == carries[j].name &&
+            values[j]->name == carries[i].name)
+          names.insert(carries[i].name);
+    return names;
+  };
+  walkProgram(
+      p,
+      [&](const Stmt& s) {
+        if (s.kind == Stmt::Kind::Yield) scalarFirst(s.as<YieldStmt>().targets);
+        if (s.kind == Stmt::Kind::For) {
+          scalarFirst(s.as<ForStmt>().iterArgs);
+          found.swap = found.swap || !swapped(s.as<ForStmt>().iterArgs, s.as<ForStmt>().body).empty();
+        }
+        if (s.kind == Stmt::Kind::While) {
+          const auto& w = s.as<WhileStmt>();
+          scalarFirst(w.iterArgs);
+          const std::set<std::string> names = swapped(w.iterArgs, w.body);
+          found.swap = found.swap || !names.empty();
+          std::function<bool(const Expr&)> reads = [&](const Expr& e) {
+            if (e.kind == Expr::Kind::Name) return names.count(e.name) != 0;
+            return std::any_of(e.args.begin(), e.args.end(), [&](const ExprPtr& a) { return a && reads(*a); });
+          };
+          found.whileConditionOnSwap = found.whileConditionOnSwap || reads(*w.cond);
+        }
+      },
+      [](const Expr&) {});
   return found;
 }
 
@@ -312,6 +366,10 @@ const Coverage& coverage() {
       const RelatedOffsets related = relatedOffsets(p);
       cov.complementOffsets += related.complement;
       cov.shiftedOffsets += related.shift;
+      const ScalarSlots slots = scalarSlots(p);
+      cov.scalarBeforeTileCarry += slots.scalarBeforeTile;
+      cov.swappedScalarCarries += slots.swap;
+      cov.whileConditionsOnSwaps += slots.whileConditionOnSwap;
       const AccumulatorForms acc = accumulatorForms(p);
       cov.accumulatorPhis += acc.phi;
       cov.accumulatorPhisInLoops += acc.phiInLoop;
@@ -423,6 +481,19 @@ TEST(GeneratorCoverage, RuntimeOffsetsTakeRelatedForms) {
               coverage().complementOffsets, coverage().shiftedOffsets);
   EXPECT_GE(coverage().complementOffsets, 20);
   EXPECT_GE(coverage().shiftedOffsets, 20);
+}
+
+TEST(GeneratorCoverage, ScalarSlotsSitBetweenTileSlotsAndSwap) {
+  // L4 and B8: the lowering drops a region's tile slots and keeps its scalar ones natively, in
+  // their relative order and assigned at once; a scalar slot before a tile one moves position, and
+  // a swap (and a While condition reading it) goes wrong if the carries are assigned one by one.
+  const Coverage& c = coverage();
+  std::printf("[ L4 ] a scalar slot before a tile slot: %d, swapped scalar carries: %d, a While condition on them: "
+              "%d of 2000 programs\n",
+              c.scalarBeforeTileCarry, c.swappedScalarCarries, c.whileConditionsOnSwaps);
+  EXPECT_GE(c.scalarBeforeTileCarry, 20);
+  EXPECT_GE(c.swappedScalarCarries, 20);
+  EXPECT_GE(c.whileConditionsOnSwaps, 5);
 }
 
 TEST(GeneratorCoverage, PartiallyValidWindowsAreAssembledIntoFullTargetsAndObserved) {
