@@ -284,17 +284,28 @@ KernelGenerator::IndexExpr KernelGenerator::offsetExpr(int64_t maxValue, int64_t
     const int64_t v = align * choose_.below(units + 1);
     return {intLit(v), v, v};
   }
-  auto scaled = [&](const std::string& n) { return align == 1 ? name(n) : mul(name(n), intLit(align)); };
-  // A scalar already in scope (block index, induction variable, loop count) whose every value fits.
-  const ScalarVal* s = choose_.chance(50) ? pickScalar([&](const ScalarVal& v) {
-    return v.dtype == DType::INDEX && v.lo >= 0 && v.hi <= units && v.hi > v.lo;
-  })
-                                           : nullptr;
+  auto scaled = [&](ExprPtr e) { return align == 1 ? std::move(e) : mul(std::move(e), intLit(align)); };
+  auto inScope = [&](int64_t maxHi) {
+    return pickScalar([&](const ScalarVal& v) {
+      return v.dtype == DType::INDEX && v.lo >= 0 && v.hi <= maxHi && v.hi > v.lo;
+    });
+  };
+  // A scalar already in scope (block index, induction variable, loop count, loop carry, If result)
+  // whose every value fits; now and then the sum of two of them or half of one, terms the
+  // lowering's alignment and equality proofs (W6, W16) must read through.
+  const ScalarVal* s = choose_.chance(50) ? inScope(units) : nullptr;
   IndexExpr base{nullptr, 0, units * align};
-  if (s) {
-    base = {scaled(s->name), s->lo * align, s->hi * align};
+  const size_t compound = s ? choose_.weighted({6, 1, 1}) : 0;
+  const ScalarVal* t = compound == 1 && s->hi < units ? inScope(units - s->hi) : nullptr;
+  const ScalarVal* h = compound == 2 ? inScope(2 * units + 1) : nullptr;
+  if (t) {
+    base = {scaled(add(name(s->name), name(t->name))), (s->lo + t->lo) * align, (s->hi + t->hi) * align};
+  } else if (h) {
+    base = {scaled(binary(BinOp::FloorDiv, name(h->name), intLit(2))), h->lo / 2 * align, h->hi / 2 * align};
+  } else if (s) {
+    base = {scaled(name(s->name)), s->lo * align, s->hi * align};
   } else {
-    base.expr = scaled(newParam("off", DType::INDEX, ParamRole::Offset, 0, units));
+    base.expr = scaled(name(newParam("off", DType::INDEX, ParamRole::Offset, 0, units)));
   }
   // Related offsets of one scalar: its complement `M - s * unit` and shifts `s * unit + c`, so the
   // lowering's equality, overlap and alignment proofs (W6, W11, W16) meet more than one shape.

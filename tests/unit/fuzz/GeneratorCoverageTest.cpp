@@ -38,6 +38,8 @@ struct Coverage {
   int sequentialAccumulatorLoops = 0;  // programs with a K loop continuing another's result
   int complementOffsets = 0;         // programs with a window at `M - s * unit`
   int shiftedOffsets = 0;            // programs with a window at `s * unit + c`
+  int sumOffsets = 0;                // programs with a window at `(s + t) * unit`
+  int halvedOffsets = 0;             // programs with a window at `(s // 2) * unit`
   int scalarBeforeTileCarry = 0;     // programs with a region whose scalar slot precedes a tile slot
   int swappedScalarCarries = 0;      // programs with a loop yielding two scalar carries swapped
   int whileConditionsOnSwaps = 0;    // ... a While whose condition reads one of them
@@ -110,6 +112,7 @@ bool slicesARuntimeValidTile(const Program& p) {
 /// `M - s * unit` and a shift `s * unit + c`.
 struct RelatedOffsets {
   bool complement = false, shift = false;
+  bool sum = false, half = false;  // a term `s + t` of two scalars, or `s // 2`
 };
 RelatedOffsets relatedOffsets(const Program& p) {
   RelatedOffsets found;
@@ -118,7 +121,15 @@ RelatedOffsets relatedOffsets(const Program& p) {
       [&](const Expr& e) {
         if (e.kind != Expr::Kind::Call || (e.op != Opcode::TileSlice && e.op != Opcode::TileAssemble)) return;
         const Expr& offsets = *e.args[2];
+        std::function<void(const Expr&)> terms = [&](const Expr& t) {
+          if (t.kind != Expr::Kind::Binary) return;
+          found.sum = found.sum || (t.binop == BinOp::Add && t.args[0]->kind == Expr::Kind::Name &&
+                                    t.args[1]->kind == Expr::Kind::Name);
+          found.half = found.half || (t.binop == BinOp::FloorDiv && t.args[0]->kind == Expr::Kind::Name);
+          for (const ExprPtr& a : t.args) terms(*a);
+        };
         for (const ExprPtr& o : offsets.args) {
+          terms(*o);
           if (o->kind != Expr::Kind::Binary) continue;
           found.complement = found.complement || (o->binop == BinOp::Sub && o->args[0]->kind == Expr::Kind::IntLit);
           found.shift = found.shift || (o->binop == BinOp::Add && o->args[1]->kind == Expr::Kind::IntLit);
@@ -366,6 +377,8 @@ const Coverage& coverage() {
       const RelatedOffsets related = relatedOffsets(p);
       cov.complementOffsets += related.complement;
       cov.shiftedOffsets += related.shift;
+      cov.sumOffsets += related.sum;
+      cov.halvedOffsets += related.half;
       const ScalarSlots slots = scalarSlots(p);
       cov.scalarBeforeTileCarry += slots.scalarBeforeTile;
       cov.swappedScalarCarries += slots.swap;
@@ -481,6 +494,11 @@ TEST(GeneratorCoverage, RuntimeOffsetsTakeRelatedForms) {
               coverage().complementOffsets, coverage().shiftedOffsets);
   EXPECT_GE(coverage().complementOffsets, 20);
   EXPECT_GE(coverage().shiftedOffsets, 20);
+  // W6, W16 through compound terms: the sum of two scalars in scope, half of one.
+  std::printf("[ W16 ] a window at (s + t) * unit: %d, at (s // 2) * unit: %d of 2000 programs\n",
+              coverage().sumOffsets, coverage().halvedOffsets);
+  EXPECT_GE(coverage().sumOffsets, 20);
+  EXPECT_GE(coverage().halvedOffsets, 20);
 }
 
 TEST(GeneratorCoverage, ScalarSlotsSitBetweenTileSlotsAndSwap) {
