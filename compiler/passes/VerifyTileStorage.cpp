@@ -201,10 +201,18 @@ class KernelStorageChecker {
   void checkGenerations() {
     for (const GenerationOverlap& g : live_.generationOverlaps()) {
       const TileValue* def = facts_.value(g.identity);
+      const MemSpace space = def->binder->type.space;
+      // Only Vec tiles have a copy (tile.move); a matrix tile's two generations cannot both live, so
+      // the program has no lowering at all, on either path (M11, M14).
+      const std::string remedy =
+          space == MemSpace::Vec
+              ? "keeping both needs a copy (MaterializeSemanticAliases' entry copies or parallel transfers)"
+              : "keeping both needs a " + std::string(memSpaceName(space)) + " -> " + std::string(memSpaceName(space)) +
+                    " copy, which the target cannot perform (M11, M14); expected the new value to be computed "
+                    "after the last read of the old one";
       Diagnostic& d = error(g.use->expr->loc, "L9",
-                            q(g.use->expr->name) + " may hold an earlier version of the storage of " + live_.describe(g.identity) +
-                                ", which is written again before the read; keeping both needs a copy "
-                                "(MaterializeSemanticAliases' entry copies or parallel transfers)");
+                            q(g.use->expr->name) + " may hold an earlier version of the storage of " +
+                                live_.describe(g.identity) + ", which is written again before the read; " + remedy);
       note(d, def->binder->loc, q(def->binder->name) + " is written here");
     }
   }

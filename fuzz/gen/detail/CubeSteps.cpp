@@ -184,6 +184,7 @@ int KernelGenerator::stepCube(int) {
   }
   auto chunkL = [&](ExprPtr k0) { return extractTo(aMat, intLit(0), std::move(k0), M, Kc, MemSpace::Left); };
   auto chunkR = [&](ExprPtr k0) { return extractTo(bMat, std::move(k0), intLit(0), Kc, N, MemSpace::Right); };
+  auto chunk = [&](bool left, ExprPtr k0) { return left ? chunkL(std::move(k0)) : chunkR(std::move(k0)); };
   // `pl.yield_(value)` binding `target`, ending the region being generated.
   auto yieldTo = [&](const std::string& value, const std::string& target) {
     std::vector<ExprPtr> values;
@@ -216,19 +217,88 @@ int KernelGenerator::stepCube(int) {
     return out;
   };
   // for k in range(trips): acc = matmul_acc(acc, A[:, k], B[k, :], init_cond = k == 0 or omitted);
-  // the loop's result.
-  auto accumulateInLoop = [&](const TileVal& init, IndexExpr trips, bool initFirst) {
+  // the loop's result. A fifth of the loops also carry a Left or Right operand (M11: one storage
+  // alias, no matrix copy): a prefetch, whose next chunk (k + 1 mod chunks) is extracted after
+  // the matmul_acc's read of the current one, so it lands in the carry's storage; or a chunk
+  // loaded before the loop and yielded back unchanged.
+  // With `secondAccumulator` (a loop straight in the kernel's regions, whose result is stored once)
+  // a tenth of the loops carry a second accumulator next to the first, continued by the same
+  // operands and stored after the loop: two Acc carries, each its own storage (L1, A3).
+  auto accumulateInLoop = [&](const TileVal& init, IndexExpr trips, bool initFirst, bool secondAccumulator) {
+    enum class Operand { None, PrefetchLeft, PrefetchRight, InvariantLeft, InvariantRight };
+    const auto operand = static_cast<Operand>(choose_.weighted({16, 1, 1, 1, 1}));
+    const bool carriesLeft = operand == Operand::PrefetchLeft || operand == Operand::InvariantLeft;
+    const bool prefetch = operand == Operand::PrefetchLeft || operand == Operand::PrefetchRight;
+    std::optional<TileVal> first;  // the carried operand's initial value
+    if (operand != Operand::None)
+      first = chunk(carriesLeft, intLit(prefetch ? 0 : Kc * choose_.below(chunks)));
+    std::optional<TileVal> second;  // the second accumulator's initial value
+    if (secondAccumulator && choose_.chance(10)) second = matmul(chunkL(intLit(0)), chunkR(intLit(0)));
+    const int64_t tripsHi = trips.hi;
     auto [loop, k, carry, result] = carryLoop(init, std::move(trips.expr));
+    std::string operandCarry, secondCarry, secondResult;
+    if (first) {
+      operandCarry = fresh("c");
+      loop->iterArgs.push_back(binder(operandCarry));
+      loop->inits.push_back(name(first->name));
+    }
+    if (second) {
+      secondCarry = fresh("c");
+      secondResult = fresh("r");
+      loop->iterArgs.push_back(binder(secondCarry));
+      loop->inits.push_back(name(second->name));
+    }
     scopes_.push_back(Scope{&loop->body, {}, {}, {}});
     TileVal carried = init;
     carried.name = carry;
-    TileVal lhs = chunkL(mul(name(k), intLit(Kc)));
-    TileVal rhs = chunkR(mul(name(k), intLit(Kc)));
+    auto operandOr = [&](bool left) {
+      if (first && carriesLeft == left) {
+        TileVal v = *first;
+        v.name = operandCarry;
+        return v;
+      }
+      return chunk(left, mul(name(k), intLit(Kc)));
+    };
+    TileVal lhs = operandOr(true);
+    TileVal rhs = operandOr(false);
     ExprPtr cond = initFirst ? binary(BinOp::Eq, name(k), intLit(0)) : nullptr;
     TileVal next = matmulAcc(carried, lhs, rhs, std::move(cond));
-    yieldTo(next.name, result);
+    const double secondBound =
+        second ? second->range.hi + static_cast<double>(tripsHi * Kc) * inMag * inMag : 0.0;
+    std::string secondNext;
+    if (second) {
+      TileVal carried2 = *second;
+      carried2.name = secondCarry;
+      carried2.range = Interval::of(-secondBound, secondBound);
+      secondNext = matmulAcc(carried2, lhs, rhs, nullptr).name;
+    }
+    std::vector<ExprPtr> values;
+    std::vector<std::string> targets{result};
+    values.push_back(name(next.name));
+    if (first) {
+      // The next chunk comes after every read of the current one (the second accumulator's too).
+      std::string operandNext = operandCarry;
+      if (prefetch)
+        operandNext = chunk(carriesLeft, mul(binary(BinOp::Mod, add(name(k), intLit(1)), intLit(chunks)), intLit(Kc))).name;
+      values.push_back(name(operandNext));
+      targets.push_back(fresh("r"));
+    }
+    if (second) {
+      values.push_back(name(secondNext));
+      targets.push_back(secondResult);
+    }
+    emit(makeYield(std::move(values), targets));
     scopes_.pop_back();
     emit(std::move(loop));
+    if (second) {
+      // Full products onto a fully defined start: every lane stays defined, for any trip count.
+      TileVal r = *second;
+      r.name = secondResult;
+      r.range = Interval::of(-secondBound, secondBound);
+      r.storage = newStorage();
+      addTile(r);
+      if (r.validDefined) storeTile(r);
+    }
     // Every trip rewrites the whole accumulator (full products), the first one from scratch when
     // it starts from `create`: all lanes are defined after any trip count the case can take.
     TileVal out = init;
@@ -258,7 +328,7 @@ int KernelGenerator::stepCube(int) {
       TileVal v;
       if (continues && has(Feature::For) && controlAllowed() && choose_.chance(40)) {
         // A15 "via a local loop": the arm continues the accumulator with a K loop of its own.
-        v = accumulateInLoop(seed, kTrips(), false);
+        v = accumulateInLoop(seed, kTrips(), false, false);
       } else {
         v = continues ? matmulAcc(seed, lhs, rhs, initCond()) : divergent ? matmul(lhs, rhs) : seed;
       }
@@ -314,7 +384,7 @@ int KernelGenerator::stepCube(int) {
     carried.name = carry;
     carried.range = Interval::of(-bound, bound);
     const bool phi = has(Feature::If) && choose_.chance(50);
-    TileVal next = phi ? accumulatorPhi(carried) : accumulateInLoop(carried, kTrips(), false);
+    TileVal next = phi ? accumulatorPhi(carried) : accumulateInLoop(carried, kTrips(), false, false);
     if (asWhile) {
       result = fresh("r");
       std::vector<ExprPtr> values;
@@ -335,6 +405,29 @@ int KernelGenerator::stepCube(int) {
     return out;
   };
 
+  // An If choosing a Left or Right chunk: its arms' extracts live in different storage, and the one
+  // destination the Buffer path needs would take a Left -> Left (or Right) copy (B13 read for every
+  // matrix space, M14), so the kernel stays on Tile, where the result names the storage of the arm
+  // that ran (C13).
+  const bool operandPhi = outOfContractAllowed() && has(Feature::If) && controlAllowed() && choose_.chance(15);
+  auto chunkOfAnIf = [&](bool left) {
+    auto ifs = std::make_unique<IfStmt>(SourceLoc{});
+    ifs->cond = pickCondition();
+    const std::string result = fresh("r");
+    TileVal v;
+    for (Block* body : {&ifs->thenBody, &ifs->elseBody}) {
+      scopes_.push_back(Scope{body, {}, {}, {}});
+      v = chunk(left, intLit(Kc * choose_.below(chunks)));
+      yieldTo(v.name, result);
+      scopes_.pop_back();
+    }
+    emit(std::move(ifs));
+    v.name = result;
+    v.storage = newStorage();
+    leaveContract();
+    return v;
+  };
+
   TileVal acc;
   if (form == 0) {
     acc = matmul(moveTo(aMat, MemSpace::Left), moveTo(bMat, MemSpace::Right));
@@ -349,6 +442,8 @@ int KernelGenerator::stepCube(int) {
         // A product 16 rows tall touches only the first Acc box row; the rest keeps acc. Like the
         // narrow product below, the Acc is wider than the product (M8: a product-shaped view).
         lhs = moveTo(loadMat(M, Kc, kAccBox, Kc, {intLit(0), 0, 0}), MemSpace::Left);
+      } else if (operandPhi && s == 0) {
+        lhs = chunkOfAnIf(true);
       } else {
         lhs = chunkL(intLit(j * Kc));
       }
@@ -356,6 +451,8 @@ int KernelGenerator::stepCube(int) {
       if (N == 32 && choose_.chance(30)) {
         // A product 16 columns wide touches only the first Acc box column; the rest keeps acc.
         rhs = moveTo(loadMat(Kc, N, Kc, kAccBox, {intLit(j * Kc), j * Kc, j * Kc}), MemSpace::Right);
+      } else if (operandPhi && s == steps - 1 && choose_.chance(50)) {
+        rhs = chunkOfAnIf(false);
       } else {
         rhs = chunkR(intLit(j * Kc));
       }
@@ -393,9 +490,9 @@ int KernelGenerator::stepCube(int) {
       init = matmul(chunkL(intLit(0)), chunkR(intLit(0)));
     }
     const bool initFirst = fromCreate || choose_.chance(60);
-    acc = accumulateInLoop(init, std::move(trips), initFirst);
+    acc = accumulateInLoop(init, std::move(trips), initFirst, true);
     // A second K loop continues the first one's result (A7, L8: either may run zero times).
-    if (choose_.chance(25)) acc = accumulateInLoop(acc, kTrips(), false);
+    if (choose_.chance(25)) acc = accumulateInLoop(acc, kTrips(), false, true);
   }
 
   addTile(acc);

@@ -282,6 +282,48 @@ TEST(VerifyTileStorage, RejectsReadingAnEarlierTripsGenerationL9) {
   EXPECT_EQ(checkTileStorage(parseVerified(planned(unread, "False")), contextFor()).size(), 0u);
 }
 
+// L9 with M11/M14: a K loop carrying its Left operand, the next chunk extracted on each trip (a
+// prefetch). Extracted after the matmul_acc's read, it lands in the carry's storage and the
+// kernel reaches the Buffer path; extracted before the read, the two generations would both live
+// and no move copies Left to Left, so no lowering exists on either path and the diagnostic says so.
+std::string leftPrefetch(bool beforeTheRead) {
+  const std::string next =
+      "            ln = pl.tile.extract(a_mat, 0, k * 16 + 16, [16, 16], target_memory=pl.Mem.Left)\n";
+  return kernelProgram(
+      "a: pl.Tensor[[16, 80], pl.FP16], b: pl.Tensor[[64, 16], pl.FP16], n: pl.Scalar[pl.INDEX], "
+      "out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]",
+      "        a_mat = pl.tile.load(a, [0, 0], [16, 80], target_memory=pl.Mem.Mat)\n"
+      "        b_mat = pl.tile.load(b, [0, 0], [64, 16], target_memory=pl.Mem.Mat)\n"
+      "        acc0 = pl.tile.create([16, 16], dtype=pl.FP32, target_memory=pl.Mem.Acc)\n"
+      "        l0 = pl.tile.extract(a_mat, 0, 0, [16, 16], target_memory=pl.Mem.Left)\n"
+      "        for k, (acc, l) in pl.range(n, init_values=(acc0, l0)):\n" +
+          (beforeTheRead ? next : "") +
+          "            rhs = pl.tile.extract(b_mat, k * 16, 0, [16, 16], target_memory=pl.Mem.Right)\n"
+          "            acc1 = pl.tile.matmul_acc(acc, l, rhs, init_cond=k == 0)\n" +
+          (beforeTheRead ? "" : next) +
+          "            acc_out, l_out = pl.yield_(acc1, ln)\n"
+          "        r = pl.tile.store(acc_out, [0, 0], out)\n"
+          "        return r\n",
+      "pl.Tensor[[16, 16], pl.FP32]");
+}
+
+TEST(VerifyTileStorage, ACarriedLeftOperandIsPrefetchedAfterItsLastReadL9M14) {
+  for (Planner planner : {Planner::PYPTO, Planner::DSA_RP, Planner::PTOAS}) {
+    const Program lowered = lowerUpTo(parseVerified(leftPrefetch(false)), contextFor(planner), "LowerTileToBuffer");
+    EXPECT_EQ(lowered.functions.at(0).stage, FunctionStage::Buffer) << plannerName(planner);
+  }
+  try {
+    lowerUpTo(parseVerified(leftPrefetch(true)), contextFor(), "LowerTileToBuffer");
+    FAIL() << "a Left carry read after its next generation was written compiled";
+  } catch (const DiagnosticError& e) {
+    EXPECT_EQ(e.diagnostic().message,
+              "VerifyTileStorage [L9]: 'l' may hold an earlier version of the storage of 'ln' (line 10), which is "
+              "written again before the read; keeping both needs a Left -> Left copy, which the target cannot "
+              "perform (M11, M14); expected the new value to be computed after the last read of the old one");
+    EXPECT_EQ(e.diagnostic().loc.line, 12u);
+  }
+}
+
 TEST(VerifyTileStoragePass, ThrowsTheFirstProblemWithTheOthersAsNotesAndChangesNothing) {
   Program p = parseVerified(twoLive(1024));
   Program before = p.clone();

@@ -36,10 +36,14 @@ struct Coverage {
   int nestedAccumulatorLoops = 0;    // programs with a loop carrying an Acc tile inside another
   int whileAccumulators = 0;         // programs with a While carrying an Acc tile
   int sequentialAccumulatorLoops = 0;  // programs with a K loop continuing another's result
+  int twoAccumulatorLoops = 0;       // programs with a loop carrying two Acc tiles
   int complementOffsets = 0;         // programs with a window at `M - s * unit`
   int shiftedOffsets = 0;            // programs with a window at `s * unit + c`
   int sumOffsets = 0;                // programs with a window at `(s + t) * unit`
   int halvedOffsets = 0;             // programs with a window at `(s // 2) * unit`
+  int matrixOperandCarries = 0;      // programs whose loops carry a Left or Right tile (M11)
+  int matrixOperandPrefetches = 0;   // ... yielding back another chunk than the carry
+  int matrixOperandPhis = 0;         // programs whose Ifs yield a Left or Right tile
   int scalarBeforeTileCarry = 0;     // programs with a region whose scalar slot precedes a tile slot
   int swappedScalarCarries = 0;      // programs with a loop yielding two scalar carries swapped
   int whileConditionsOnSwaps = 0;    // ... a While whose condition reads one of them
@@ -52,6 +56,7 @@ bool isAccTile(const Type& t) { return t.isTile() && t.space == MemSpace::Acc; }
 /// loop continuing another's Acc result.
 struct AccumulatorForms {
   bool phi = false, phiInLoop = false, nestedLoops = false, whileCarriesAcc = false, sequentialLoops = false;
+  bool twoAccumulators = false;
 };
 AccumulatorForms accumulatorForms(const Program& p) {
   AccumulatorForms found;
@@ -61,6 +66,12 @@ AccumulatorForms accumulatorForms(const Program& p) {
   std::function<void(const Block&, bool, bool)> walk = [&](const Block& block, bool inIf, bool inAccLoop) {
     std::set<std::string> accLoopResults;  // of the loops of this block carrying an Acc tile
     for (const StmtPtr& s : block) {
+      if (s->kind == Stmt::Kind::For) {
+        const auto& carries = s->as<ForStmt>().iterArgs;
+        found.twoAccumulators = found.twoAccumulators || std::count_if(carries.begin(), carries.end(), [](const Binder& b) {
+                                                           return isAccTile(b.type);
+                                                         }) >= 2;
+      }
       if (s->kind == Stmt::Kind::For && carriesAcc(s->as<ForStmt>().iterArgs)) {
         for (const ExprPtr& init : s->as<ForStmt>().inits)
           found.sequentialLoops = found.sequentialLoops || accLoopResults.count(init->name) > 0;
@@ -135,6 +146,37 @@ RelatedOffsets relatedOffsets(const Program& p) {
           found.shift = found.shift || (o->binop == BinOp::Add && o->args[1]->kind == Expr::Kind::IntLit);
         }
       });
+  return found;
+}
+
+/// Left and Right tiles crossing the regions of verified `p`: carried by a loop (and yielded back
+/// as another value than the carry, a prefetch), or yielded by an If.
+struct MatrixOperandCrossings {
+  bool carry = false, prefetch = false, phi = false;
+};
+MatrixOperandCrossings matrixOperandCrossings(const Program& p) {
+  auto operand = [](const Type& t) {
+    return t.isTile() && (t.space == MemSpace::Left || t.space == MemSpace::Right);
+  };
+  MatrixOperandCrossings found;
+  auto loop = [&](const std::vector<Binder>& carries, const Block& body) {
+    const YieldStmt* y =
+        !body.empty() && body.back()->kind == Stmt::Kind::Yield ? &body.back()->as<YieldStmt>() : nullptr;
+    for (size_t i = 0; i < carries.size(); ++i) {
+      if (!operand(carries[i].type)) continue;
+      found.carry = true;
+      found.prefetch = found.prefetch || (y && i < y->values.size() && y->values[i]->name != carries[i].name);
+    }
+  };
+  walkProgram(
+      p,
+      [&](const Stmt& s) {
+        if (s.kind == Stmt::Kind::For) loop(s.as<ForStmt>().iterArgs, s.as<ForStmt>().body);
+        if (s.kind == Stmt::Kind::While) loop(s.as<WhileStmt>().iterArgs, s.as<WhileStmt>().body);
+        if (s.kind == Stmt::Kind::If)
+          for (const Binder* r : resultsOf(s)) found.phi = found.phi || operand(r->type);
+      },
+      [](const Expr&) {});
   return found;
 }
 
@@ -379,6 +421,10 @@ const Coverage& coverage() {
       cov.shiftedOffsets += related.shift;
       cov.sumOffsets += related.sum;
       cov.halvedOffsets += related.half;
+      const MatrixOperandCrossings matrix = matrixOperandCrossings(p);
+      cov.matrixOperandCarries += matrix.carry;
+      cov.matrixOperandPrefetches += matrix.prefetch;
+      cov.matrixOperandPhis += matrix.phi;
       const ScalarSlots slots = scalarSlots(p);
       cov.scalarBeforeTileCarry += slots.scalarBeforeTile;
       cov.swappedScalarCarries += slots.swap;
@@ -389,6 +435,7 @@ const Coverage& coverage() {
       cov.nestedAccumulatorLoops += acc.nestedLoops;
       cov.whileAccumulators += acc.whileCarriesAcc;
       cov.sequentialAccumulatorLoops += acc.sequentialLoops;
+      cov.twoAccumulatorLoops += acc.twoAccumulators;
     }
     return cov;
   }();
@@ -486,6 +533,9 @@ TEST(GeneratorCoverage, AccumulatorsAreCarriedThroughNestedLoopsAndPhis) {
   std::printf("[ A7 ] a K loop continuing another's result: %d of 2000 programs\n",
               coverage().sequentialAccumulatorLoops);
   EXPECT_GE(coverage().sequentialAccumulatorLoops, 5);
+  // Two accumulators carried by one K loop, each in storage of its own (L1).
+  std::printf("[ L1 ] a loop carrying two Acc tiles: %d of 2000 programs\n", coverage().twoAccumulatorLoops);
+  EXPECT_GE(coverage().twoAccumulatorLoops, 5);
 }
 
 TEST(GeneratorCoverage, RuntimeOffsetsTakeRelatedForms) {
@@ -499,6 +549,19 @@ TEST(GeneratorCoverage, RuntimeOffsetsTakeRelatedForms) {
               coverage().sumOffsets, coverage().halvedOffsets);
   EXPECT_GE(coverage().sumOffsets, 20);
   EXPECT_GE(coverage().halvedOffsets, 20);
+}
+
+TEST(GeneratorCoverage, LeftAndRightTilesCrossRegions) {
+  // M11: a loop may carry a matrix operand only in one storage alias (a prefetch extracted after
+  // the last read of the current chunk, or the chunk itself); an If choosing one keeps the kernel
+  // on Tile (B13, M14), where its result names the arm that ran (C13).
+  const Coverage& c = coverage();
+  std::printf("[ M11 ] a loop carrying a Left or Right tile: %d (a prefetch: %d), an If yielding one: %d of 2000 "
+              "programs\n",
+              c.matrixOperandCarries, c.matrixOperandPrefetches, c.matrixOperandPhis);
+  EXPECT_GE(c.matrixOperandCarries, 20);
+  EXPECT_GE(c.matrixOperandPrefetches, 10);
+  EXPECT_GE(c.matrixOperandPhis, 10);
 }
 
 TEST(GeneratorCoverage, ScalarSlotsSitBetweenTileSlotsAndSwap) {

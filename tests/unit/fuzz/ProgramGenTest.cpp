@@ -291,6 +291,30 @@ TEST(ProgramGen, ACarryOfAnotherLayoutIsNotClampedIntoAYield) {
   EXPECT_EQ(runProblems(c), "");
 }
 
+TEST(ProgramGen, ACarriedMatrixOperandIsPrefetchedAfterItsLastRead) {
+  // Seed 78, case 621: a K loop carrying a Left chunk and a second accumulator extracted the next
+  // chunk before the second matmul_acc read the current one; the two generations of the Left carry
+  // would both live and no move copies Left to Left, so no planner could compile it (L9, M14).
+  GenConfig config;
+  config.features = FeatureSet::parse("cube,for,static-valid,other-dtypes");
+  ASSERT_TRUE(config.features);
+  const GeneratedCase c = generateCase(4927918304985066057ull, 621 % 100 + 1, config);
+  ASSERT_EQ(verifyProblems(c), "");
+  for (Planner planner : {Planner::PYPTO, Planner::DSA_RP, Planner::PTOAS}) {
+    PassContext context;
+    context.planner = planner;
+    context.target = &targetA2A3();
+    context.verifyEach = true;
+    std::string failure;
+    try {
+      makeLoweringPassManager({}).run(c.program, context);
+    } catch (const DiagnosticError& e) {
+      failure = e.what();
+    }
+    EXPECT_EQ(failure, "") << plannerName(planner);
+  }
+}
+
 TEST(ProgramGen, BulkGenerationVerifiesAndRuns) {
   // PTODIFF_GEN_COUNT programs (2000 by default): all verify, none is invalid-program when run.
   const int count = genCount(2000);
