@@ -416,7 +416,7 @@ void KernelGenerator::finish(GeneratedCase& out) {
     const GmTensor& t = tensors_[i];
     if (!t.out) continue;
     Type type = Type::tensor({t.rows * blockNum_, t.cols}, t.dtype);
-    kernel_.params.push_back(param(t.name, type, ParamDirection::Out));
+    kernel_.params.push_back(param(t.name, type, t.readBack ? ParamDirection::InOut : ParamDirection::Out));
     kernel_.results.push_back(type);
     ret->values.push_back(name(currentTensorName(i)));
   }

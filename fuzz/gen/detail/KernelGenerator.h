@@ -66,6 +66,16 @@ class KernelGenerator {
     bool out = false;
     int64_t rows = 0, cols = 0;  // In: extents read; Out: rows of one block's segment, width
     std::string base;            // Out in a multi-block kernel: the scalar `blk * segment rows`
+    bool readBack = false;       // Out loaded again after a store: an InOut parameter
+  };
+
+  /// A band of an Out tensor a top-level store wrote in every run (each block its own rows), with
+  /// the stored tile's type and what is known of its valid lanes: a later load may read it back.
+  struct StoredBand {
+    size_t tensor = 0;
+    ExprPtr row;
+    int64_t col = 0;
+    TileVal value;
   };
 
   /// An enclosing loop, for stores inside it: iteration t writes rows t * stride of its band.
@@ -103,6 +113,7 @@ class KernelGenerator {
   std::set<int> retired_;  // storage families superseded by a setter (V4)
   std::multiset<int> pinned_;  // families an enclosing region may yield: never retired
   std::set<std::string> stored_;  // tiles some store has written to GM
+  std::vector<StoredBand> storedBands_;
   std::vector<std::array<int64_t, 2>> workShapes_;
   int64_t blockNum_ = 1;
   bool inContract_ = true;
@@ -189,6 +200,9 @@ class KernelGenerator {
   bool arithmeticAllowed(Opcode op, DType dt, bool& outOfContract) const;
   std::optional<TileVal> genLoad(bool allowPartial);
   int stepLoad(int budget);
+  /// `load` of a band a store wrote earlier, through the tensor's current SSA value (the tensor
+  /// becomes InOut): the store -> load order in GM that every path must keep.
+  TileVal loadBack(const StoredBand& band);
   int stepStore(int budget);
   void storeTile(const TileVal& v);
   int stepBinary(int budget);

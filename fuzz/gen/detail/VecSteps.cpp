@@ -94,8 +94,33 @@ std::optional<TileVal> KernelGenerator::genLoad(bool allowPartial) {
 }
 
 int KernelGenerator::stepLoad(int) {
+  if (!storedBands_.empty() && choose_.chance(25)) {
+    addTile(loadBack(storedBands_[static_cast<size_t>(choose_.below(static_cast<int64_t>(storedBands_.size())))]));
+    return 1;
+  }
   addTile(*genLoad(true));
   return 1;
+}
+
+TileVal KernelGenerator::loadBack(const StoredBand& band) {
+  const TileVal& stored = band.value;
+  tensors_[band.tensor].readBack = true;
+  // Only the stored tile's valid lanes reached GM: the load's valid region is theirs.
+  const bool partial = stored.validRows() != stored.rows() || stored.validCols() != stored.cols();
+  std::vector<ExprPtr> args;
+  args.push_back(name(currentTensorName(band.tensor)));
+  args.push_back(list(band.row->clone(), intLit(band.col)));
+  args.push_back(shape(stored.rows(), stored.cols()));
+  args.push_back(partial ? list(intLit(stored.validRows()), intLit(stored.validCols())) : nullptr);
+  args.push_back(nullptr);
+  TileVal v;
+  v.name = emitAssign("t", call(Opcode::TileLoad, std::move(args)));
+  v.type = tileType(stored.rows(), stored.cols(), stored.dtype(), MemSpace::Vec, stored.validRows(), stored.validCols());
+  v.def = Mask::rect(stored.rows(), stored.cols(), stored.validRows(), stored.validCols());
+  v.range = stored.range;
+  v.storage = newStorage();
+  v.pitchCols = stored.cols();
+  return v;
 }
 
 int KernelGenerator::stepStore(int) {
@@ -134,6 +159,12 @@ void KernelGenerator::storeTile(const TileVal& v) {
     row = add(std::move(row), mul(f->tripIndex->clone(), intLit(stride)));
     stride *= f->maxTrips;
   }
+  // A Vec tile stored outside every region wrote its band in every run: it may be read back.
+  // Static valid extents only, so the load states them (a runtime-valid store writes a band whose
+  // extent the load would have to restate from the same scalars).
+  if (scopes_.size() == 1 && v.space() == MemSpace::Vec && outDt == v.dtype() && !v.runtimeValid && v.validDefined &&
+      plainLayout(v))
+    storedBands_.push_back({t, row->clone(), col, v});
   std::vector<ExprPtr> args;
   args.push_back(name(v.name));
   args.push_back(list(std::move(row), intLit(col)));

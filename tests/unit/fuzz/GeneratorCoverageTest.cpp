@@ -44,6 +44,7 @@ struct Coverage {
   int matrixOperandCarries = 0;      // programs whose loops carry a Left or Right tile (M11)
   int matrixOperandPrefetches = 0;   // ... yielding back another chunk than the carry
   int matrixOperandPhis = 0;         // programs whose Ifs yield a Left or Right tile
+  int inOutLoads = 0;                // programs loading back a band of an InOut tensor they stored
   int scalarBeforeTileCarry = 0;     // programs with a region whose scalar slot precedes a tile slot
   int swappedScalarCarries = 0;      // programs with a loop yielding two scalar carries swapped
   int whileConditionsOnSwaps = 0;    // ... a While whose condition reads one of them
@@ -146,6 +147,29 @@ RelatedOffsets relatedOffsets(const Program& p) {
           found.shift = found.shift || (o->binop == BinOp::Add && o->args[1]->kind == Expr::Kind::IntLit);
         }
       });
+  return found;
+}
+
+/// Whether verified `p` loads from a store's result tensor of an InOut parameter (a band it wrote).
+bool loadsBackAStore(const Program& p) {
+  std::set<std::string> stores;
+  bool found = false;
+  for (const Function& f : p.functions)
+    found = found || std::any_of(f.params.begin(), f.params.end(),
+                                 [](const Param& q) { return q.direction == ParamDirection::InOut; });
+  if (!found) return false;
+  found = false;
+  walkProgram(
+      p,
+      [&](const Stmt& s) {
+        if (s.kind != Stmt::Kind::Assign) return;
+        const auto& a = s.as<AssignStmt>();
+        if (a.value->kind != Expr::Kind::Call) return;
+        if (a.value->op == Opcode::TileStore) stores.insert(a.target.name);
+        if (a.value->op == Opcode::TileLoad && a.value->args[0]->kind == Expr::Kind::Name)
+          found = found || stores.count(a.value->args[0]->name) != 0;
+      },
+      [](const Expr&) {});
   return found;
 }
 
@@ -425,6 +449,7 @@ const Coverage& coverage() {
       cov.matrixOperandCarries += matrix.carry;
       cov.matrixOperandPrefetches += matrix.prefetch;
       cov.matrixOperandPhis += matrix.phi;
+      cov.inOutLoads += loadsBackAStore(p);
       const ScalarSlots slots = scalarSlots(p);
       cov.scalarBeforeTileCarry += slots.scalarBeforeTile;
       cov.swappedScalarCarries += slots.swap;
@@ -562,6 +587,13 @@ TEST(GeneratorCoverage, LeftAndRightTilesCrossRegions) {
   EXPECT_GE(c.matrixOperandCarries, 20);
   EXPECT_GE(c.matrixOperandPrefetches, 10);
   EXPECT_GE(c.matrixOperandPhis, 10);
+}
+
+TEST(GeneratorCoverage, StoredBandsAreLoadedBackThroughInOutTensors) {
+  // GM order: a load of a band a store wrote earlier reads the store's result, so every path must
+  // keep the store before the load (and a block reads only its own rows: no race).
+  std::printf("[ GM ] a load of a band stored earlier (InOut): %d of 2000 programs\n", coverage().inOutLoads);
+  EXPECT_GE(coverage().inOutLoads, 50);
 }
 
 TEST(GeneratorCoverage, ScalarSlotsSitBetweenTileSlotsAndSwap) {
