@@ -142,6 +142,26 @@ TileVal KernelGenerator::pickYield(const TileVal& want, bool loopCarry, bool vie
   return want;  // the carry itself, or the if's outside value: always eligible
 }
 
+std::optional<TileVal> KernelGenerator::shrinkCarry(const TileVal& c) {
+  if (!outOfContractAllowed() || !has(Feature::StaticPartialValid) || c.origin != Origin::Own || c.runtimeValid ||
+      !plainLayout(c) || !choose_.chance(20))
+    return std::nullopt;
+  const int64_t vr = choose_.between(0, c.validRows()), vc = choose_.between(0, c.validCols());
+  TileVal shrunk = emitSetValid(c, intLit(vr), intLit(vc), std::array<Extent, 2>{Extent::constant(vr), Extent::constant(vc)},
+                                false);
+  leaveContract();
+  pinned_.insert(shrunk.storage);  // the yield sets it back: no step of the body may retire it
+  addTile(shrunk);
+  return shrunk;
+}
+
+TileVal KernelGenerator::restoreCarry(const TileVal& shrunk, const TileVal& c) {
+  pinned_.erase(pinned_.find(shrunk.storage));
+  TileVal r = emitSetValid(shrunk, intLit(c.validRows()), intLit(c.validCols()), c.type.valid, false);
+  addTile(r);
+  return r;
+}
+
 KernelGenerator::IndexExpr KernelGenerator::loopCount() {
   const int64_t maxTrips = std::max(1, config_.maxLoopTrips);
   switch (choose_.weighted({2, 2, 3})) {
@@ -402,6 +422,8 @@ int KernelGenerator::stepFor(int budget) {
   loops_.push_back({std::move(tripIndex), trips});
   addScalar({iv, DType::INDEX, ivLo, ivHi, {}});
   for (const TileVal& c : carries) addTile(c);
+  std::vector<std::optional<TileVal>> shrunk;
+  for (const TileVal& c : carries) shrunk.push_back(shrinkCarry(c));
   if (fpCarry) addScalar(fp);
   if (counter) addScalar({k, DType::INDEX, 0, std::max<int64_t>(trips - 1, 0), {}});
   if (swap) {
@@ -411,8 +433,12 @@ int KernelGenerator::stepFor(int budget) {
   if (tensor >= 0) setTensorName(static_cast<size_t>(tensor), g);
   const int used = genBlock(bodyBudget);
 
+  std::vector<std::string> restored;
+  for (size_t i = 0; i < carries.size(); ++i)
+    restored.push_back(shrunk[i] ? restoreCarry(*shrunk[i], carries[i]).name : "");
   std::vector<ExprPtr> values;
-  for (const TileVal& c : carries) values.push_back(name(pickYield(c, true, viewsToo).name));
+  for (size_t i = 0; i < carries.size(); ++i)
+    values.push_back(name(shrunk[i] ? restored[i] : pickYield(carries[i], true, viewsToo).name));
   if (fpCarry) {
     // s + d with |d| <= 1, or s * 0.5: within the assumed range for any trip count.
     const size_t how = choose_.below(3);
@@ -522,11 +548,17 @@ int KernelGenerator::stepWhile(int budget) {
     addScalar(swap->b);
   }
   for (const TileVal& c : carries) addTile(c);
+  std::vector<std::optional<TileVal>> shrunk;
+  for (const TileVal& c : carries) shrunk.push_back(shrinkCarry(c));
   if (tensor >= 0) setTensorName(static_cast<size_t>(tensor), g);
   const int used = genBlock(bodyBudget);
 
+  std::vector<std::string> restored;
+  for (size_t i = 0; i < carries.size(); ++i)
+    restored.push_back(shrunk[i] ? restoreCarry(*shrunk[i], carries[i]).name : "");
   std::vector<ExprPtr> values;
-  for (const TileVal& c : carries) values.push_back(name(pickYield(c, true, viewsToo).name));
+  for (size_t i = 0; i < carries.size(); ++i)
+    values.push_back(name(shrunk[i] ? restored[i] : pickYield(carries[i], true, viewsToo).name));
   if (tensor >= 0) values.push_back(name(currentTensorName(static_cast<size_t>(tensor))));
   values.push_back(name(emitAssign("k", add(name(k), intLit(1)))));
   if (swap) {

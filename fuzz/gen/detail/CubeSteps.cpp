@@ -225,12 +225,18 @@ int KernelGenerator::stepCube(int) {
   // a tenth of the loops carry a second accumulator next to the first, continued by the same
   // operands and stored after the loop: two Acc carries, each its own storage (L1, A3).
   auto accumulateInLoop = [&](const TileVal& init, IndexExpr trips, bool initFirst, bool secondAccumulator) {
-    enum class Operand { None, PrefetchLeft, PrefetchRight, InvariantLeft, InvariantRight };
-    const auto operand = static_cast<Operand>(choose_.weighted({16, 1, 1, 1, 1}));
+    // PrefetchMat carries B's K chunk on Mat, loaded from GM (INT8's Mat box needs 32 columns).
+    enum class Operand { None, PrefetchLeft, PrefetchRight, InvariantLeft, InvariantRight, PrefetchMat };
+    const bool matChunks = dt != DType::INT8 || N % 32 == 0;
+    const auto operand = static_cast<Operand>(choose_.weighted({20, 1, 1, 1, 1, matChunks ? 1 : 0}));
     const bool carriesLeft = operand == Operand::PrefetchLeft || operand == Operand::InvariantLeft;
+    const bool carriesMat = operand == Operand::PrefetchMat;
     const bool prefetch = operand == Operand::PrefetchLeft || operand == Operand::PrefetchRight;
+    auto matChunk = [&](IndexExpr row) { return loadMat(Kc, N, Kc, N, std::move(row)); };
     std::optional<TileVal> first;  // the carried operand's initial value
-    if (operand != Operand::None)
+    if (carriesMat)
+      first = matChunk({intLit(0), 0, 0});
+    else if (operand != Operand::None)
       first = chunk(carriesLeft, intLit(prefetch ? 0 : Kc * choose_.below(chunks)));
     std::optional<TileVal> second;  // the second accumulator's initial value
     if (secondAccumulator && choose_.chance(10)) second = matmul(chunkL(intLit(0)), chunkR(intLit(0)));
@@ -255,7 +261,7 @@ int KernelGenerator::stepCube(int) {
       if (first && carriesLeft == left) {
         TileVal v = *first;
         v.name = operandCarry;
-        return v;
+        return carriesMat ? moveTo(v, MemSpace::Right) : v;
       }
       return chunk(left, mul(name(k), intLit(Kc)));
     };
@@ -278,8 +284,9 @@ int KernelGenerator::stepCube(int) {
     if (first) {
       // The next chunk comes after every read of the current one (the second accumulator's too).
       std::string operandNext = operandCarry;
-      if (prefetch)
-        operandNext = chunk(carriesLeft, mul(binary(BinOp::Mod, add(name(k), intLit(1)), intLit(chunks)), intLit(Kc))).name;
+      auto nextChunk = [&] { return mul(binary(BinOp::Mod, add(name(k), intLit(1)), intLit(chunks)), intLit(Kc)); };
+      if (prefetch) operandNext = chunk(carriesLeft, nextChunk()).name;
+      if (carriesMat) operandNext = matChunk({nextChunk(), 0, (chunks - 1) * Kc}).name;
       values.push_back(name(operandNext));
       targets.push_back(fresh("r"));
     }

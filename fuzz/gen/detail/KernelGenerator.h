@@ -271,6 +271,13 @@ class KernelGenerator {
   TileVal pickYield(const TileVal& want, bool loopCarry, bool viewsToo = false);
   /// A loop-count expression in [lo, hi] over every run, with hi <= maxLoopTrips.
   IndexExpr loopCount();
+  /// Outside the contract, a setter on carry `c` at the start of its loop's body, drawn for a
+  /// fifth of the plain Vec carries: the body sees the shrunk value (pinned until the yield), the
+  /// back edge its restored one (restoreCarry). A setter makes the carry's storage dynamic (V6,
+  /// V11), which no region of a selected kernel may hold (V5). nullopt when not drawn.
+  std::optional<TileVal> shrinkCarry(const TileVal& c);
+  /// `set_validshape(shrunk, c's valid extents)`: a value of c's type (the lanes kept their state).
+  TileVal restoreCarry(const TileVal& shrunk, const TileVal& c);
   /// Where each of a region's `n` carries or results goes among them: slot j is written at
   /// position order[j]. Mostly the generator's own order (tiles first, then scalars and tensors);
   /// otherwise scalar and tensor slots sit between tile ones, whose relative order the lowering

@@ -44,7 +44,9 @@ struct Coverage {
   int matrixOperandCarries = 0;      // programs whose loops carry a Left or Right tile (M11)
   int matrixOperandPrefetches = 0;   // ... yielding back another chunk than the carry
   int matrixOperandPhis = 0;         // programs whose Ifs yield a Left or Right tile
+  int matCarries = 0;                // programs whose loops carry a Mat tile (a prefetched B chunk)
   int inOutLoads = 0;                // programs loading back a band of an InOut tensor they stored
+  int carrySetters = 0;              // programs with a set_validshape of a loop carry
   int scalarBeforeTileCarry = 0;     // programs with a region whose scalar slot precedes a tile slot
   int swappedScalarCarries = 0;      // programs with a loop yielding two scalar carries swapped
   int whileConditionsOnSwaps = 0;    // ... a While whose condition reads one of them
@@ -150,6 +152,26 @@ RelatedOffsets relatedOffsets(const Program& p) {
   return found;
 }
 
+/// Whether verified `p` sets the valid shape of a loop carry (V4-V6 on the Tile path).
+bool setsACarry(const Program& p) {
+  std::set<std::string> carries;
+  bool found = false;
+  walkProgram(
+      p,
+      [&](const Stmt& s) {
+        if (s.kind == Stmt::Kind::For)
+          for (const Binder& b : s.as<ForStmt>().iterArgs) carries.insert(b.name);
+        if (s.kind == Stmt::Kind::While)
+          for (const Binder& b : s.as<WhileStmt>().iterArgs) carries.insert(b.name);
+        if (s.kind != Stmt::Kind::Assign) return;
+        const Expr& v = *s.as<AssignStmt>().value;
+        found = found || (v.kind == Expr::Kind::Call && v.op == Opcode::TileSetValidShape &&
+                          v.args[0]->kind == Expr::Kind::Name && carries.count(v.args[0]->name) != 0);
+      },
+      [](const Expr&) {});
+  return found;
+}
+
 /// Whether verified `p` loads from a store's result tensor of an InOut parameter (a band it wrote).
 bool loadsBackAStore(const Program& p) {
   std::set<std::string> stores;
@@ -177,6 +199,7 @@ bool loadsBackAStore(const Program& p) {
 /// as another value than the carry, a prefetch), or yielded by an If.
 struct MatrixOperandCrossings {
   bool carry = false, prefetch = false, phi = false;
+  bool matCarry = false;  // a loop carrying a Mat tile
 };
 MatrixOperandCrossings matrixOperandCrossings(const Program& p) {
   auto operand = [](const Type& t) {
@@ -187,6 +210,7 @@ MatrixOperandCrossings matrixOperandCrossings(const Program& p) {
     const YieldStmt* y =
         !body.empty() && body.back()->kind == Stmt::Kind::Yield ? &body.back()->as<YieldStmt>() : nullptr;
     for (size_t i = 0; i < carries.size(); ++i) {
+      found.matCarry = found.matCarry || (carries[i].type.isTile() && carries[i].type.space == MemSpace::Mat);
       if (!operand(carries[i].type)) continue;
       found.carry = true;
       found.prefetch = found.prefetch || (y && i < y->values.size() && y->values[i]->name != carries[i].name);
@@ -449,7 +473,9 @@ const Coverage& coverage() {
       cov.matrixOperandCarries += matrix.carry;
       cov.matrixOperandPrefetches += matrix.prefetch;
       cov.matrixOperandPhis += matrix.phi;
+      cov.matCarries += matrix.matCarry;
       cov.inOutLoads += loadsBackAStore(p);
+      cov.carrySetters += setsACarry(p);
       const ScalarSlots slots = scalarSlots(p);
       cov.scalarBeforeTileCarry += slots.scalarBeforeTile;
       cov.swappedScalarCarries += slots.swap;
@@ -587,6 +613,16 @@ TEST(GeneratorCoverage, LeftAndRightTilesCrossRegions) {
   EXPECT_GE(c.matrixOperandCarries, 20);
   EXPECT_GE(c.matrixOperandPrefetches, 10);
   EXPECT_GE(c.matrixOperandPhis, 10);
+  std::printf("[ M11 ] a loop carrying a Mat tile: %d of 2000 programs\n", c.matCarries);
+  EXPECT_GE(c.matCarries, 10);
+}
+
+TEST(GeneratorCoverage, LoopCarriesAreSetOutsideTheContract) {
+  // A setter on a carry (shrunk at the top of the body, set back before the yield) makes the
+  // carry's storage dynamic (V6, V11): the Tile path must plan it, InitMemRef and MSA must keep the
+  // versions in one storage.
+  std::printf("[ V4 ] a set_validshape of a loop carry: %d of 2000 programs\n", coverage().carrySetters);
+  EXPECT_GE(coverage().carrySetters, 20);
 }
 
 TEST(GeneratorCoverage, StoredBandsAreLoadedBackThroughInOutTensors) {
