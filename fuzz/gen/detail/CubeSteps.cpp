@@ -2,7 +2,8 @@
 // matmul/matmul_acc -> Acc -> store -> GM, in four forms: one matmul of whole (possibly
 // partially valid) operands, a chain of matmul_acc over K chunks with literal and runtime
 // init_cond, a K loop carrying the accumulator (or, with nested control, an outer loop carrying it
-// through an inner K loop or an accumulator phi), and an accumulator phi.
+// through an inner K loop or an accumulator phi), and an accumulator phi. K loops may also carry an
+// operand (Left, Right or Mat) or a second accumulator; out of the contract an If may choose an operand.
 //
 // Shapes are whole fractal boxes (Mat/Left NZ 16 x 32/esize, Right ZN 32/esize x 16, Acc 16 x 16)
 // and every extract offset is box-aligned. Product lanes are defined when every folded operand
@@ -217,10 +218,10 @@ int KernelGenerator::stepCube(int) {
     return out;
   };
   // for k in range(trips): acc = matmul_acc(acc, A[:, k], B[k, :], init_cond = k == 0 or omitted);
-  // the loop's result. A fifth of the loops also carry a Left or Right operand (M11: one storage
-  // alias, no matrix copy): a prefetch, whose next chunk (k + 1 mod chunks) is extracted after
-  // the matmul_acc's read of the current one, so it lands in the carry's storage; or a chunk
-  // loaded before the loop and yielded back unchanged.
+  // the loop's result. A fifth of the loops also carry an operand (M11: one storage alias, no
+  // matrix copy): a Left or Right prefetch, whose next chunk (k + 1 mod chunks) is extracted after
+  // the last read of the current one, so it lands in the carry's storage; a Left or Right chunk
+  // yielded back unchanged; or B's chunk on Mat, loaded from GM after its move to Right.
   // With `secondAccumulator` (a loop straight in the kernel's regions, whose result is stored once)
   // a tenth of the loops carry a second accumulator next to the first, continued by the same
   // operands and stored after the loop: two Acc carries, each its own storage (L1, A3).
