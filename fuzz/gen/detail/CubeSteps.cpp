@@ -186,6 +186,8 @@ int KernelGenerator::stepCube(int) {
   auto chunkL = [&](ExprPtr k0) { return extractTo(aMat, intLit(0), std::move(k0), M, Kc, MemSpace::Left); };
   auto chunkR = [&](ExprPtr k0) { return extractTo(bMat, std::move(k0), intLit(0), Kc, N, MemSpace::Right); };
   auto chunk = [&](bool left, ExprPtr k0) { return left ? chunkL(std::move(k0)) : chunkR(std::move(k0)); };
+  // Whether B's K chunks may be loaded on Mat by themselves ([Kc, N]: INT8's Mat box needs 32 columns).
+  const bool matChunks = dt != DType::INT8 || N % 32 == 0;
   // `pl.yield_(value)` binding `target`, ending the region being generated.
   auto yieldTo = [&](const std::string& value, const std::string& target) {
     std::vector<ExprPtr> values;
@@ -226,9 +228,8 @@ int KernelGenerator::stepCube(int) {
   // a tenth of the loops carry a second accumulator next to the first, continued by the same
   // operands and stored after the loop: two Acc carries, each its own storage (L1, A3).
   auto accumulateInLoop = [&](const TileVal& init, IndexExpr trips, bool initFirst, bool secondAccumulator) {
-    // PrefetchMat carries B's K chunk on Mat, loaded from GM (INT8's Mat box needs 32 columns).
+    // PrefetchMat carries B's K chunk on Mat, loaded from GM.
     enum class Operand { None, PrefetchLeft, PrefetchRight, InvariantLeft, InvariantRight, PrefetchMat };
-    const bool matChunks = dt != DType::INT8 || N % 32 == 0;
     const auto operand = static_cast<Operand>(choose_.weighted({20, 1, 1, 1, 1, matChunks ? 1 : 0}));
     const bool carriesLeft = operand == Operand::PrefetchLeft || operand == Operand::InvariantLeft;
     const bool carriesMat = operand == Operand::PrefetchMat;
@@ -418,14 +419,16 @@ int KernelGenerator::stepCube(int) {
   // matrix space, M14), so the kernel stays on Tile, where the result names the storage of the arm
   // that ran (C13).
   const bool operandPhi = outOfContractAllowed() && has(Feature::If) && controlAllowed() && choose_.chance(15);
-  auto chunkOfAnIf = [&](bool left) {
+  // `mat`: B's chunk loaded on Mat in each arm, moved to Right after.
+  auto chunkOfAnIf = [&](bool left, bool mat) {
     auto ifs = std::make_unique<IfStmt>(SourceLoc{});
     ifs->cond = pickCondition();
     const std::string result = fresh("r");
     TileVal v;
     for (Block* body : {&ifs->thenBody, &ifs->elseBody}) {
       scopes_.push_back(Scope{body, {}, {}, {}});
-      v = chunk(left, intLit(Kc * choose_.below(chunks)));
+      const int64_t k0 = Kc * choose_.below(chunks);
+      v = mat ? loadMat(Kc, N, Kc, N, {intLit(k0), k0, k0}) : chunk(left, intLit(k0));
       yieldTo(v.name, result);
       scopes_.pop_back();
     }
@@ -433,7 +436,7 @@ int KernelGenerator::stepCube(int) {
     v.name = result;
     v.storage = newStorage();
     leaveContract();
-    return v;
+    return mat ? moveTo(v, MemSpace::Right) : v;
   };
 
   TileVal acc;
@@ -451,7 +454,7 @@ int KernelGenerator::stepCube(int) {
         // narrow product below, the Acc is wider than the product (M8: a product-shaped view).
         lhs = moveTo(loadMat(M, Kc, kAccBox, Kc, {intLit(0), 0, 0}), MemSpace::Left);
       } else if (operandPhi && s == 0) {
-        lhs = chunkOfAnIf(true);
+        lhs = chunkOfAnIf(true, false);
       } else {
         lhs = chunkL(intLit(j * Kc));
       }
@@ -460,7 +463,7 @@ int KernelGenerator::stepCube(int) {
         // A product 16 columns wide touches only the first Acc box column; the rest keeps acc.
         rhs = moveTo(loadMat(Kc, N, Kc, kAccBox, {intLit(j * Kc), j * Kc, j * Kc}), MemSpace::Right);
       } else if (operandPhi && s == steps - 1 && choose_.chance(50)) {
-        rhs = chunkOfAnIf(false);
+        rhs = chunkOfAnIf(false, matChunks && choose_.chance(40));
       } else {
         rhs = chunkR(intLit(j * Kc));
       }

@@ -45,6 +45,7 @@ struct Coverage {
   int matrixOperandPrefetches = 0;   // ... yielding back another chunk than the carry
   int matrixOperandPhis = 0;         // programs whose Ifs yield a Left or Right tile
   int matCarries = 0;                // programs whose loops carry a Mat tile (a prefetched B chunk)
+  int matPhis = 0;                   // programs whose Ifs yield a Mat tile
   int inOutLoads = 0;                // programs loading back a band of an InOut tensor they stored
   int carrySetters = 0;              // programs with a set_validshape of a loop carry
   int scalarBeforeTileCarry = 0;     // programs with a region whose scalar slot precedes a tile slot
@@ -200,6 +201,7 @@ bool loadsBackAStore(const Program& p) {
 struct MatrixOperandCrossings {
   bool carry = false, prefetch = false, phi = false;
   bool matCarry = false;  // a loop carrying a Mat tile
+  bool matPhi = false;    // an If yielding a Mat tile
 };
 MatrixOperandCrossings matrixOperandCrossings(const Program& p) {
   auto operand = [](const Type& t) {
@@ -222,7 +224,10 @@ MatrixOperandCrossings matrixOperandCrossings(const Program& p) {
         if (s.kind == Stmt::Kind::For) loop(s.as<ForStmt>().iterArgs, s.as<ForStmt>().body);
         if (s.kind == Stmt::Kind::While) loop(s.as<WhileStmt>().iterArgs, s.as<WhileStmt>().body);
         if (s.kind == Stmt::Kind::If)
-          for (const Binder* r : resultsOf(s)) found.phi = found.phi || operand(r->type);
+          for (const Binder* r : resultsOf(s)) {
+            found.phi = found.phi || operand(r->type);
+            found.matPhi = found.matPhi || (r->type.isTile() && r->type.space == MemSpace::Mat);
+          }
       },
       [](const Expr&) {});
   return found;
@@ -474,6 +479,7 @@ const Coverage& coverage() {
       cov.matrixOperandPrefetches += matrix.prefetch;
       cov.matrixOperandPhis += matrix.phi;
       cov.matCarries += matrix.matCarry;
+      cov.matPhis += matrix.matPhi;
       cov.inOutLoads += loadsBackAStore(p);
       cov.carrySetters += setsACarry(p);
       const ScalarSlots slots = scalarSlots(p);
@@ -613,8 +619,10 @@ TEST(GeneratorCoverage, LeftAndRightTilesCrossRegions) {
   EXPECT_GE(c.matrixOperandCarries, 20);
   EXPECT_GE(c.matrixOperandPrefetches, 10);
   EXPECT_GE(c.matrixOperandPhis, 10);
-  std::printf("[ M11 ] a loop carrying a Mat tile: %d of 2000 programs\n", c.matCarries);
+  std::printf("[ M11 ] a loop carrying a Mat tile: %d, an If yielding one: %d of 2000 programs\n", c.matCarries,
+              c.matPhis);
   EXPECT_GE(c.matCarries, 10);
+  EXPECT_GE(c.matPhis, 3);
 }
 
 TEST(GeneratorCoverage, LoopCarriesAreSetOutsideTheContract) {
