@@ -59,6 +59,27 @@ std::optional<KernelGenerator::SwapPair> KernelGenerator::drawSwapPair(int perce
   return pair;
 }
 
+void KernelGenerator::appendSwapSlots(const SwapPair& swap, std::vector<Binder>& iterArgs, std::vector<ExprPtr>& inits) {
+  iterArgs.push_back(binder(swap.a.name));
+  inits.push_back(swap.initA->clone());
+  iterArgs.push_back(binder(swap.b.name));
+  inits.push_back(swap.initB->clone());
+}
+
+void KernelGenerator::appendSwapYields(const SwapPair& swap, std::vector<ExprPtr>& values) {
+  values.push_back(name(swap.b.name));
+  values.push_back(name(swap.a.name));
+}
+
+std::vector<size_t> KernelGenerator::reorderSlots(std::vector<Binder>& iterArgs, std::vector<ExprPtr>& inits,
+                                                  std::vector<ExprPtr>& values) {
+  const std::vector<size_t> order = slotOrder(values.size());
+  iterArgs = permuted(std::move(iterArgs), order);
+  inits = permuted(std::move(inits), order);
+  values = permuted(std::move(values), order);
+  return order;
+}
+
 bool KernelGenerator::carryable(const TileVal& v, bool viewsToo) const {
   // V5: dynamic valid state does not cross regions of a kernel in the contract; once the kernel is
   // outside it (the Tile path), runtime-valid tiles are carried and yielded like any other (a Tile
@@ -160,6 +181,23 @@ TileVal KernelGenerator::restoreCarry(const TileVal& shrunk, const TileVal& c) {
   TileVal r = emitSetValid(shrunk, intLit(c.validRows()), intLit(c.validCols()), c.type.valid, false);
   addTile(r);
   return r;
+}
+
+std::vector<std::optional<TileVal>> KernelGenerator::shrinkCarries(const std::vector<TileVal>& carries) {
+  std::vector<std::optional<TileVal>> shrunk;
+  for (const TileVal& c : carries) shrunk.push_back(shrinkCarry(c));
+  return shrunk;
+}
+
+std::vector<ExprPtr> KernelGenerator::carryYields(const std::vector<TileVal>& carries,
+                                                  const std::vector<std::optional<TileVal>>& shrunk, bool viewsToo) {
+  std::vector<std::string> restored;
+  for (size_t i = 0; i < carries.size(); ++i)
+    restored.push_back(shrunk[i] ? restoreCarry(*shrunk[i], carries[i]).name : "");
+  std::vector<ExprPtr> values;
+  for (size_t i = 0; i < carries.size(); ++i)
+    values.push_back(name(shrunk[i] ? restored[i] : pickYield(carries[i], true, viewsToo).name));
+  return values;
 }
 
 KernelGenerator::IndexExpr KernelGenerator::loopCount() {
@@ -405,12 +443,7 @@ int KernelGenerator::stepFor(int budget) {
     f.iterArgs.push_back(binder(k));
     f.inits.push_back(intLit(0));
   }
-  if (swap) {
-    f.iterArgs.push_back(binder(swap->a.name));
-    f.inits.push_back(swap->initA->clone());
-    f.iterArgs.push_back(binder(swap->b.name));
-    f.inits.push_back(swap->initB->clone());
-  }
+  if (swap) appendSwapSlots(*swap, f.iterArgs, f.inits);
   std::string g;
   if (tensor >= 0) {
     g = fresh("g");
@@ -422,8 +455,7 @@ int KernelGenerator::stepFor(int budget) {
   loops_.push_back({std::move(tripIndex), trips});
   addScalar({iv, DType::INDEX, ivLo, ivHi, {}});
   for (const TileVal& c : carries) addTile(c);
-  std::vector<std::optional<TileVal>> shrunk;
-  for (const TileVal& c : carries) shrunk.push_back(shrinkCarry(c));
+  const std::vector<std::optional<TileVal>> shrunk = shrinkCarries(carries);
   if (fpCarry) addScalar(fp);
   if (counter) addScalar({k, DType::INDEX, 0, std::max<int64_t>(trips - 1, 0), {}});
   if (swap) {
@@ -433,12 +465,7 @@ int KernelGenerator::stepFor(int budget) {
   if (tensor >= 0) setTensorName(static_cast<size_t>(tensor), g);
   const int used = genBlock(bodyBudget);
 
-  std::vector<std::string> restored;
-  for (size_t i = 0; i < carries.size(); ++i)
-    restored.push_back(shrunk[i] ? restoreCarry(*shrunk[i], carries[i]).name : "");
-  std::vector<ExprPtr> values;
-  for (size_t i = 0; i < carries.size(); ++i)
-    values.push_back(name(shrunk[i] ? restored[i] : pickYield(carries[i], true, viewsToo).name));
+  std::vector<ExprPtr> values = carryYields(carries, shrunk, viewsToo);
   if (fpCarry) {
     // s + d with |d| <= 1, or s * 0.5: within the assumed range for any trip count.
     const size_t how = choose_.below(3);
@@ -448,17 +475,12 @@ int KernelGenerator::stepFor(int budget) {
     values.push_back(name(emitAssign("s", std::move(update))));
   }
   if (counter) values.push_back(name(emitAssign("k", add(name(k), intLit(1)))));
-  if (swap) {
-    values.push_back(name(swap->b.name));
-    values.push_back(name(swap->a.name));
-  }
+  if (swap) appendSwapYields(*swap, values);
   if (tensor >= 0) values.push_back(name(currentTensorName(static_cast<size_t>(tensor))));
   std::vector<std::string> targets;
   for (size_t i = 0; i < values.size(); ++i) targets.push_back(fresh("r"));
-  const std::vector<size_t> order = slotOrder(values.size());
-  f.iterArgs = permuted(std::move(f.iterArgs), order);
-  f.inits = permuted(std::move(f.inits), order);
-  if (!values.empty()) emit(makeYield(permuted(std::move(values), order), targets));
+  const std::vector<size_t> order = reorderSlots(f.iterArgs, f.inits, values);
+  if (!values.empty()) emit(makeYield(std::move(values), targets));
   scopes_.pop_back();
   loops_.pop_back();
   for (const TileVal& init : inits) pinned_.erase(pinned_.find(init.storage));
@@ -521,12 +543,7 @@ int KernelGenerator::stepWhile(int budget) {
   const std::string k = fresh("k");
   w.iterArgs.push_back(binder(k));
   w.inits.push_back(intLit(0));
-  if (swap) {
-    w.iterArgs.push_back(binder(swap->a.name));
-    w.inits.push_back(swap->initA->clone());
-    w.iterArgs.push_back(binder(swap->b.name));
-    w.inits.push_back(swap->initB->clone());
-  }
+  if (swap) appendSwapSlots(*swap, w.iterArgs, w.inits);
   ExprPtr cond = binary(BinOp::Lt, name(k), std::move(bound.expr));
   if (swap && choose_.chance(50)) {
     // Unequal starts flip `a <= b` every trip, so the loop ends after at most one trip; a
@@ -548,29 +565,18 @@ int KernelGenerator::stepWhile(int budget) {
     addScalar(swap->b);
   }
   for (const TileVal& c : carries) addTile(c);
-  std::vector<std::optional<TileVal>> shrunk;
-  for (const TileVal& c : carries) shrunk.push_back(shrinkCarry(c));
+  const std::vector<std::optional<TileVal>> shrunk = shrinkCarries(carries);
   if (tensor >= 0) setTensorName(static_cast<size_t>(tensor), g);
   const int used = genBlock(bodyBudget);
 
-  std::vector<std::string> restored;
-  for (size_t i = 0; i < carries.size(); ++i)
-    restored.push_back(shrunk[i] ? restoreCarry(*shrunk[i], carries[i]).name : "");
-  std::vector<ExprPtr> values;
-  for (size_t i = 0; i < carries.size(); ++i)
-    values.push_back(name(shrunk[i] ? restored[i] : pickYield(carries[i], true, viewsToo).name));
+  std::vector<ExprPtr> values = carryYields(carries, shrunk, viewsToo);
   if (tensor >= 0) values.push_back(name(currentTensorName(static_cast<size_t>(tensor))));
   values.push_back(name(emitAssign("k", add(name(k), intLit(1)))));
-  if (swap) {
-    values.push_back(name(swap->b.name));
-    values.push_back(name(swap->a.name));
-  }
+  if (swap) appendSwapYields(*swap, values);
   std::vector<std::string> targets;
   for (size_t i = 0; i < values.size(); ++i) targets.push_back(fresh("r"));
-  const std::vector<size_t> order = slotOrder(values.size());
-  w.iterArgs = permuted(std::move(w.iterArgs), order);
-  w.inits = permuted(std::move(w.inits), order);
-  emit(makeYield(permuted(std::move(values), order), targets));
+  const std::vector<size_t> order = reorderSlots(w.iterArgs, w.inits, values);
+  emit(makeYield(std::move(values), targets));
   scopes_.pop_back();
   loops_.pop_back();
   for (const TileVal& init : inits) pinned_.erase(pinned_.find(init.storage));

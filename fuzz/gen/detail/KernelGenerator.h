@@ -199,6 +199,10 @@ class KernelGenerator {
   /// May the kernel apply `op` to `dt` tiles (verifier, features, contract)? Sets `outOfContract`.
   bool arithmeticAllowed(Opcode op, DType dt, bool& outOfContract) const;
   std::optional<TileVal> genLoad(bool allowPartial);
+  /// `load(tensor, [row, col], shape, valid_shape=valid when statesValid)` into a Vec tile of its
+  /// own, defined on its valid region, its lanes in `range`.
+  TileVal emitVecLoad(ExprPtr tensor, ExprPtr row, int64_t col, std::array<int64_t, 2> shape,
+                      std::array<int64_t, 2> valid, bool statesValid, DType dt, Interval range);
   int stepLoad(int budget);
   /// `load` of a band a store wrote earlier, through the tensor's current SSA value (the tensor
   /// becomes InOut): the store -> load order in GM that every path must keep.
@@ -291,6 +295,18 @@ class KernelGenerator {
     ExprPtr initA, initB;
   };
   std::optional<SwapPair> drawSwapPair(int percent);
+  /// The pair's carries appended to a loop's slots, and its back-edge values (swapped).
+  static void appendSwapSlots(const SwapPair& swap, std::vector<Binder>& iterArgs, std::vector<ExprPtr>& inits);
+  static void appendSwapYields(const SwapPair& swap, std::vector<ExprPtr>& values);
+  /// shrinkCarry drawn for each carry, in order.
+  std::vector<std::optional<TileVal>> shrinkCarries(const std::vector<TileVal>& carries);
+  /// The back-edge values of a loop's tile carries: each shrunk one set back (restoreCarry, all of
+  /// them first), any other picked by pickYield.
+  std::vector<ExprPtr> carryYields(const std::vector<TileVal>& carries, const std::vector<std::optional<TileVal>>& shrunk,
+                                   bool viewsToo);
+  /// Draws slotOrder for a loop's slots and applies it to its iter_args, inits and back-edge values.
+  std::vector<size_t> reorderSlots(std::vector<Binder>& iterArgs, std::vector<ExprPtr>& inits,
+                                   std::vector<ExprPtr>& values);
 
   // ---- CubeSteps.cpp ----
   int stepCube(int budget);

@@ -77,17 +77,25 @@ std::optional<TileVal> KernelGenerator::genLoad(bool allowPartial) {
                       : offsetExpr(8, 1, true);
   const int64_t col = 8 * choose_.below(3);
   const size_t t = inTensor(dt, row.hi + vr, col + vc);
+  return emitVecLoad(name(tensors_[t].name), std::move(row.expr), col, {rows, cols}, {vr, vc}, partial, dt,
+                     inputRange(dt));
+}
+
+TileVal KernelGenerator::emitVecLoad(ExprPtr tensor, ExprPtr row, int64_t col, std::array<int64_t, 2> shapeRC,
+                                     std::array<int64_t, 2> valid, bool statesValid, DType dt, Interval range) {
+  const auto [rows, cols] = shapeRC;
+  const auto [vr, vc] = valid;
   std::vector<ExprPtr> args;
-  args.push_back(name(tensors_[t].name));
-  args.push_back(list(std::move(row.expr), intLit(col)));
+  args.push_back(std::move(tensor));
+  args.push_back(list(std::move(row), intLit(col)));
   args.push_back(shape(rows, cols));
-  args.push_back(partial ? list(intLit(vr), intLit(vc)) : nullptr);
+  args.push_back(statesValid ? list(intLit(vr), intLit(vc)) : nullptr);
   args.push_back(nullptr);
   TileVal v;
   v.name = emitAssign("t", call(Opcode::TileLoad, std::move(args)));
   v.type = tileType(rows, cols, dt, MemSpace::Vec, vr, vc);
   v.def = Mask::rect(rows, cols, vr, vc);
-  v.range = inputRange(dt);
+  v.range = range;
   v.storage = newStorage();
   v.pitchCols = cols;
   return v;
@@ -107,20 +115,8 @@ TileVal KernelGenerator::loadBack(const StoredBand& band) {
   tensors_[band.tensor].readBack = true;
   // Only the stored tile's valid lanes reached GM: the load's valid region is theirs.
   const bool partial = stored.validRows() != stored.rows() || stored.validCols() != stored.cols();
-  std::vector<ExprPtr> args;
-  args.push_back(name(currentTensorName(band.tensor)));
-  args.push_back(list(band.row->clone(), intLit(band.col)));
-  args.push_back(shape(stored.rows(), stored.cols()));
-  args.push_back(partial ? list(intLit(stored.validRows()), intLit(stored.validCols())) : nullptr);
-  args.push_back(nullptr);
-  TileVal v;
-  v.name = emitAssign("t", call(Opcode::TileLoad, std::move(args)));
-  v.type = tileType(stored.rows(), stored.cols(), stored.dtype(), MemSpace::Vec, stored.validRows(), stored.validCols());
-  v.def = Mask::rect(stored.rows(), stored.cols(), stored.validRows(), stored.validCols());
-  v.range = stored.range;
-  v.storage = newStorage();
-  v.pitchCols = stored.cols();
-  return v;
+  return emitVecLoad(name(currentTensorName(band.tensor)), band.row->clone(), band.col, {stored.rows(), stored.cols()},
+                     {stored.validRows(), stored.validCols()}, partial, stored.dtype(), stored.range);
 }
 
 int KernelGenerator::stepStore(int) {
