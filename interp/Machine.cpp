@@ -40,6 +40,14 @@ RegionScratch& regionScratch() {
   return scratch;
 }
 
+/// Room for `n` items of scratch: the vector only grows, so a region smaller than the last one
+/// pays no clearing of bytes it is about to overwrite.
+template <class T>
+T* room(std::vector<T>& v, int64_t n) {
+  if (v.size() < static_cast<size_t>(n)) v.resize(static_cast<size_t>(n));
+  return v.data();
+}
+
 /// The runs of a region (forEachRun) into `runs`, and the hull of the bytes they occupy.
 ByteRange collectRuns(const Handle& h, int64_t r0, int64_t c0, int64_t rows, int64_t cols, std::vector<ElementRun>& runs) {
   runs.clear();
@@ -57,6 +65,23 @@ template <class Word>
 void copyElements(const uint8_t* from, int64_t fromStep, uint8_t* to, int64_t toStep, int64_t n) {
   for (int64_t k = 0; k < n; ++k)
     std::memcpy(to + k * toStep * sizeof(Word), from + k * fromStep * sizeof(Word), sizeof(Word));
+}
+
+/// The tags of `n` elements of `E` bytes whose formulas are `sym[0], sym[step], ...`, in order.
+template <size_t E>
+void tagElements(const ExprId* sym, int64_t step, ByteTag* tags, int64_t n) {
+  for (int64_t k = 0; k < n; ++k)
+    for (size_t b = 0; b < E; ++b) tags[static_cast<size_t>(k) * E + b] = byteTag(sym[k * step], static_cast<int>(b));
+}
+
+/// The formula of an element of `E` bytes tagged `tags`: inline when its bytes are one element as
+/// written (what nearly every read finds), else ExprPool::fromBytes' reinterpretation.
+template <size_t E>
+ExprId elementFormula(ExprPool& pool, DType dt, const ByteTag* tags) {
+  const ExprId e = tagExpr(tags[0]);
+  bool whole = tagByte(tags[0]) == 0 && (e == ExprPool::kPoison || pool.dtypeOf(e) == dt);
+  for (size_t b = 1; b < E; ++b) whole &= tags[b] == byteTag(e, static_cast<int>(b));
+  return whole ? e : pool.fromBytes(dt, std::span<const ByteTag>(tags, E));
 }
 
 }  // namespace
@@ -153,31 +178,31 @@ void Machine::gatherInto(const Handle& h, int64_t r0, int64_t c0, int64_t rows, 
   // the hull of its runs, and its elements placed from there: an arena read per run cost more than
   // the copies. A hull much wider than its elements (a column of a wide tile) is read run by run.
   const int64_t span = hull.end - hull.begin;
-  scratch.bytes.resize(static_cast<size_t>(span));
-  scratch.poison.resize(static_cast<size_t>(span));
+  uint8_t* const hullBytes = room(scratch.bytes, span);
+  uint8_t* const hullPoison = room(scratch.poison, span);
   const bool wholeHull = span <= 2 * rows * cols * esize;
   if (wholeHull) {
-    mem.readWithPoison(hull.begin, scratch.bytes.data(), scratch.poison.data(), span);
+    mem.readWithPoison(hull.begin, hullBytes, hullPoison, span);
   } else {
     for (const ElementRun& run : scratch.runs)
-      mem.readWithPoison(run.addr, scratch.bytes.data() + (run.addr - hull.begin),
-                         scratch.poison.data() + (run.addr - hull.begin), run.n * esize);
+      mem.readWithPoison(run.addr, hullBytes + (run.addr - hull.begin), hullPoison + (run.addr - hull.begin),
+                         run.n * esize);
   }
   // Most regions hold no poison byte at all, which one pass over the hull shows.
-  const bool noPoison = wholeHull && !anySet(scratch.poison.data(), static_cast<size_t>(span));
+  const bool noPoison = wholeHull && !anySet(hullPoison, static_cast<size_t>(span));
   withElementWord(esize, [&](auto word) {
     using Word = decltype(word);
     for (const ElementRun& run : scratch.runs) {
       const int64_t first = (run.r - r0) * out.stride + (run.c - c0);  // element 0's index in `out`
       const int64_t step = run.down ? out.stride : 1;
-      const uint8_t* bytes = scratch.bytes.data() + (run.addr - hull.begin);
+      const uint8_t* bytes = hullBytes + (run.addr - hull.begin);
       if (run.down)
         copyElements<Word>(bytes, 1, out.bits + first * esize, step, run.n);
       else
         std::memcpy(out.bits + first * esize, bytes, static_cast<size_t>(run.n * esize));
       if (noPoison) continue;
       // An element is poison when any of its bytes is: its poison bytes read as one word.
-      const uint8_t* bytePoison = scratch.poison.data() + (run.addr - hull.begin);
+      const uint8_t* bytePoison = hullPoison + (run.addr - hull.begin);
       uint8_t* poison = out.poison + first;
       for (int64_t k = 0; k < run.n; ++k) {
         Word w;
@@ -189,15 +214,18 @@ void Machine::gatherInto(const Handle& h, int64_t r0, int64_t c0, int64_t rows, 
   if (noPoison)
     for (int64_t r = 0; r < rows; ++r) std::memset(out.poison + r * out.stride, 0, static_cast<size_t>(cols));
   if (!symbols_) return;
-  for (const ElementRun& run : scratch.runs) {
-    const int64_t first = (run.r - r0) * out.stride + (run.c - c0);
-    const int64_t step = run.down ? out.stride : 1;
-    scratch.tags.resize(static_cast<size_t>(run.n * esize));
-    mem.readTags(run.addr, scratch.tags.data(), run.n * esize);
-    for (int64_t k = 0; k < run.n; ++k)
-      out.sym[first + k * step] = symbols_->fromBytes(
-          h.dtype(), std::span<const ByteTag>(scratch.tags.data() + k * esize, static_cast<size_t>(esize)));
-  }
+  // The tags of a whole hull are read at once, like its bytes.
+  if (wholeHull) mem.readTags(hull.begin, room(scratch.tags, span), span);
+  withElementWord(esize, [&](auto word) {
+    for (const ElementRun& run : scratch.runs) {
+      const int64_t first = (run.r - r0) * out.stride + (run.c - c0);
+      const int64_t step = run.down ? out.stride : 1;
+      if (!wholeHull) mem.readTags(run.addr, room(scratch.tags, run.n * esize), run.n * esize);
+      const ByteTag* tags = scratch.tags.data() + (wholeHull ? run.addr - hull.begin : 0);
+      for (int64_t k = 0; k < run.n; ++k)
+        out.sym[first + k * step] = elementFormula<sizeof(word)>(*symbols_, h.dtype(), tags + k * esize);
+    }
+  });
 }
 
 void Machine::scatter(const Handle& h, int64_t r0, int64_t c0, const DenseElements& src, uint32_t event) {
@@ -223,20 +251,20 @@ void Machine::scatterFrom(const Handle& h, int64_t r0, int64_t c0, int64_t rows,
   const int64_t span = hull.end - hull.begin;
   bool oneWrite = span == rows * cols * esize;
   for (int64_t r = 0; oneWrite && r < rows; ++r) oneWrite = !anySet(src.poison + r * src.stride, static_cast<size_t>(cols));
-  if (oneWrite) scratch.bytes.resize(static_cast<size_t>(span));
+  uint8_t* const hullBytes = oneWrite ? room(scratch.bytes, span) : nullptr;
+  // Tags of a hull the runs fill are put in order and written at once too; else run by run.
+  ByteTag* const hullTags = oneWrite && symbols_ ? room(scratch.tags, span) : nullptr;
   for (const ElementRun& run : scratch.runs) {
     const int64_t first = (run.r - r0) * src.stride + (run.c - c0);  // element 0's index in `src`
     const int64_t step = run.down ? src.stride : 1;
     const uint8_t* from = src.bits + first * esize;
     if (symbols_) {
-      scratch.tags.resize(static_cast<size_t>(run.n * esize));
-      for (int64_t k = 0; k < run.n; ++k)
-        for (int b = 0; b < esize; ++b)
-          scratch.tags[static_cast<size_t>(k * esize + b)] = byteTag(src.sym[first + k * step], b);
-      mem.writeTags(run.addr, scratch.tags.data(), run.n * esize);
+      ByteTag* tags = oneWrite ? hullTags + (run.addr - hull.begin) : room(scratch.tags, run.n * esize);
+      withElementWord(esize, [&](auto word) { tagElements<sizeof(word)>(src.sym + first, step, tags, run.n); });
+      if (!oneWrite) mem.writeTags(run.addr, tags, run.n * esize);
     }
     if (oneWrite) {
-      uint8_t* into = scratch.bytes.data() + (run.addr - hull.begin);
+      uint8_t* into = hullBytes + (run.addr - hull.begin);
       if (run.down)
         withElementWord(esize, [&](auto word) { copyElements<decltype(word)>(from, step, into, 1, run.n); });
       else
@@ -244,9 +272,9 @@ void Machine::scatterFrom(const Handle& h, int64_t r0, int64_t c0, int64_t rows,
       continue;
     }
     if (run.down) {  // gather the column into adjacent bytes first
-      scratch.column.resize(static_cast<size_t>(run.n * esize));
-      withElementWord(esize, [&](auto word) { copyElements<decltype(word)>(from, step, scratch.column.data(), 1, run.n); });
-      from = scratch.column.data();
+      uint8_t* column = room(scratch.column, run.n * esize);
+      withElementWord(esize, [&](auto word) { copyElements<decltype(word)>(from, step, column, 1, run.n); });
+      from = column;
     }
     const uint8_t* poison = src.poison + first;
     for (int64_t k = 0; k < run.n;) {
@@ -257,7 +285,10 @@ void Machine::scatterFrom(const Handle& h, int64_t r0, int64_t c0, int64_t rows,
       k = m;
     }
   }
-  if (oneWrite) mem.write(hull.begin, scratch.bytes.data(), span, false, event);
+  if (oneWrite) {
+    mem.write(hull.begin, hullBytes, span, false, event);
+    if (symbols_) mem.writeTags(hull.begin, hullTags, span);
+  }
   logWrite(WriteHull{++writesSoFar_, false, h.space, hull});
 }
 
