@@ -1,7 +1,8 @@
 // LowerTileToBuffer (seed 000): planned Tile kernels in, Buffer kernels out.
 //
-// The pass works on a clone of the program and swaps it in only when every selected kernel
-// converted and the result verifies, so a failure leaves the input unchanged (C9). Per kernel:
+// Every selected kernel is converted before any is replaced, so a failure leaves the input
+// unchanged (C9). Run on its own, the pass verifies its input (C2) and its result (C8) on a copy;
+// under a PassManager, which verifies both, it converts in place. Per kernel:
 // StorageIndex reads the planned MemRefs and decides every handle (first traversal), then
 // BufferRewriter rewrites the body (second traversal); the function's stage becomes Buffer (C7).
 // Buffer-stage functions are never touched, which makes the pass idempotent (C8).
@@ -9,6 +10,8 @@
 
 #include <algorithm>
 #include <functional>
+#include <utility>
+#include <vector>
 
 #include "compiler/passes/lower/BufferRewriter.h"
 #include "compiler/passes/lower/StorageIndex.h"
@@ -70,12 +73,24 @@ bool isSelected(const Function& f) {
   throw DiagnosticError(std::move(d));
 }
 
-void lowerFunction(Function& f, const PassContext& context, const Failure& failure) {
+/// The Buffer body of the selected kernel `f`; `f` itself is not touched.
+Block lowerBody(const Function& f, const PassContext& context, const Failure& failure) {
   lower::StorageIndex index(f, context, failure);
   index.build();
-  Block body = lower::BufferRewriter(f, index, failure, context.faults).run();
-  f.body = std::move(body);
-  f.stage = FunctionStage::Buffer;
+  return lower::BufferRewriter(f, index, failure, context.faults).run();
+}
+
+/// Converts every selected kernel of `program`; none is replaced before all have converted, so a
+/// failure leaves the program as it was (C9). Returns whether any kernel was selected.
+bool convertSelected(Program& program, const PassContext& context, const Failure& failure) {
+  std::vector<std::pair<Function*, Block>> converted;
+  for (Function& f : program.functions)
+    if (isSelected(f)) converted.emplace_back(&f, lowerBody(f, context, failure));
+  for (auto& [f, body] : converted) {
+    f->body = std::move(body);
+    f->stage = FunctionStage::Buffer;
+  }
+  return !converted.empty();
 }
 
 class LowerTileToBufferPass final : public Pass {
@@ -96,16 +111,13 @@ class LowerTileToBufferPass final : public Pass {
     // Nothing to convert: the program is neither copied nor verified again.
     if (leavesUnchanged(program, context)) return false;
     Failure failure(program.source ? program.source->name : std::string());
+    // Under a PassManager the input is verified and so will the output be (C2, C8): no copy to
+    // verify, and no second verification of the result.
+    if (context.managedVerification) return convertSelected(program, context, failure);
     Program work = program.clone();
     if (std::vector<Diagnostic> diags = verifyProgram(work); !diags.empty())
       failVerification(failure, "C2", "the input program does not verify", std::move(diags));
-    bool changed = false;
-    for (Function& f : work.functions) {
-      if (!isSelected(f)) continue;
-      lowerFunction(f, context, failure);
-      changed = true;
-    }
-    if (!changed) return false;
+    if (!convertSelected(work, context, failure)) return false;
     if (std::vector<Diagnostic> diags = verifyProgram(work); !diags.empty())
       failVerification(failure, "C8", "the converted program does not verify (an internal error of the pass)",
                        std::move(diags));

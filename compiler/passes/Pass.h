@@ -30,6 +30,10 @@ struct PassContext {
   const Target* target = &targetA2A3();
   bool verifyEach = false;     // verifier + postconditions after every pass
   FaultSwitch faults;          // a catalogue miscompile to inject (compiler/faults); none by default
+  /// Set by the PassManager for the passes it runs: it verifies every pass's input and every
+  /// changed output itself, so a pass that would check either (LowerTileToBuffer's C2, C8) need
+  /// not verify them again.
+  bool managedVerification = false;
 };
 
 class Pass {

@@ -129,8 +129,10 @@ void PassManager::runVerifiedInPlace(Program& program, const PassContext& contex
   program = std::move(result.program);
 }
 
-void PassManager::runPasses(PassRunResult& result, const PassContext& context) const {
+void PassManager::runPasses(PassRunResult& result, const PassContext& callerContext) const {
   const std::vector<std::string> names = passNames();
+  PassContext context = callerContext;
+  context.managedVerification = true;  // the input is verified, and verifyAfter checks every change
   for (size_t i = 0; i < passes_.size(); ++i) {
     Pass& pass = *passes_[i];
     const std::string name(pass.name());
