@@ -149,6 +149,8 @@ std::optional<Hazard> checkOverlap(std::string_view op, const OperandFootprint& 
   std::vector<ByteRange> dstBytes;
   for (const OperandFootprint& src : sources) {
     if (src.handle->space != dst.handle->space || src.rows == 0 || src.cols == 0) continue;
+    // Handles whose spans are disjoint share no byte: most operands, which skip the footprints.
+    if (!src.handle->span().overlaps(dst.handle->span())) continue;
     if (dstBytes.empty()) dstBytes = footprint(*dst.handle, dst.r0, dst.c0, dst.rows, dst.cols);
     const std::vector<ByteRange> srcBytes = footprint(*src.handle, src.r0, src.c0, src.rows, src.cols);
     ByteRange shared;

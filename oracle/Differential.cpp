@@ -270,7 +270,10 @@ struct LoweringCache::Head {
   bool enableBufferIR = true;
   FaultSwitch faults;
   std::optional<CompileFailure> failure;  // the first pass of the head that failed, if one did
-  std::shared_ptr<const Program> result;  // after the head, when no pass of it failed
+  /// After the head, when no pass of it failed. The last planner of the options lowers this
+  /// program itself rather than a copy (`taken`): a later lowering from the head makes it again.
+  std::optional<Program> result;
+  bool taken = false;
 };
 
 namespace {
@@ -351,7 +354,7 @@ class CaseRunner {
     return c;
   }
   /// The planner-independent head of the lowering: from o_.lowerings when it holds it, else run.
-  std::shared_ptr<const LoweringCache::Head> lowerHead();
+  std::shared_ptr<LoweringCache::Head> lowerHead();
   /// Runs passes [first, last) of the pipeline on `current`; the first failing pass's verdict, if any.
   /// `onPass` sees each pass's name and result, and the passes still to run.
   using PassObserver =
@@ -548,14 +551,17 @@ std::optional<CompileFailure> CaseRunner::runPasses(Program& current, size_t fir
   return std::nullopt;
 }
 
-std::shared_ptr<const LoweringCache::Head> CaseRunner::lowerHead() {
+std::shared_ptr<LoweringCache::Head> CaseRunner::lowerHead() {
   const Program& program = *in_.program;
   const Function& kernel = *in_.kernel;
-  if (o_.lowerings)
-    for (const std::shared_ptr<const LoweringCache::Head>& h : o_.lowerings->heads)
+  if (o_.lowerings) {
+    std::vector<std::shared_ptr<LoweringCache::Head>>& heads = o_.lowerings->heads;
+    std::erase_if(heads, [](const std::shared_ptr<LoweringCache::Head>& h) { return h->taken; });
+    for (const std::shared_ptr<LoweringCache::Head>& h : heads)
       if (h->program == &program && h->kernel == &kernel && h->target == o_.target &&
           h->enableBufferIR == o_.enableBufferIR && h->faults.active == o_.faults.active)
         return h;
+  }
   auto head = std::make_shared<LoweringCache::Head>();
   head->program = &program;
   head->kernel = &kernel;
@@ -568,7 +574,7 @@ std::shared_ptr<const LoweringCache::Head> CaseRunner::lowerHead() {
   Program current = program.clone();
   head->failure = runPasses(current, 0, kPlannerIndependentPasses, context,
                             [](const std::string&, const Program&, std::span<const std::unique_ptr<Pass>>) {});
-  if (!head->failure) head->result = std::make_shared<const Program>(std::move(current));
+  if (!head->failure) head->result = std::move(current);
   if (o_.lowerings) o_.lowerings->heads.push_back(head);
   return head;
 }
@@ -581,7 +587,7 @@ std::shared_ptr<const LoweringCache::Entry> CaseRunner::lower(Planner planner) {
       if (e->program == &program && e->kernel == &kernel && e->planner == planner && e->target == o_.target &&
           e->enableBufferIR == o_.enableBufferIR && e->faults.active == o_.faults.active)
         return e;
-  const std::shared_ptr<const LoweringCache::Head> head = lowerHead();
+  const std::shared_ptr<LoweringCache::Head> head = lowerHead();
   auto entry = std::make_shared<LoweringCache::Entry>();
   entry->program = &program;
   entry->kernel = &kernel;
@@ -594,7 +600,11 @@ std::shared_ptr<const LoweringCache::Entry> CaseRunner::lower(Planner planner) {
     const PassContext context = passContext(planner);
 
     PhaseTimer timer(o_.phaseSeconds, "compile");
-    Program current = head->result->clone();
+    // Planners lower in the options' order and each lowering is cached, so the last planner is
+    // the head's last user: it takes the program instead of copying it.
+    const bool lastUser = !o_.planners.empty() && planner == o_.planners.back();
+    Program current = lastUser ? std::move(*head->result) : head->result->clone();
+    head->taken = lastUser;
     // When every later pass leaves the planned program as it is (LowerTileToBuffer with no selected
     // kernel: three cases in four), the planned and lowered programs are one object, not a copy.
     bool plannedIsLowered = false;

@@ -98,7 +98,7 @@ struct LoweringCache {
   struct Entry;
   struct Head;  // the pipeline's planner-independent passes, shared by every planner's Entry
   std::vector<std::shared_ptr<const Entry>> entries;
-  std::vector<std::shared_ptr<const Head>> heads;
+  std::vector<std::shared_ptr<Head>> heads;
 };
 
 struct DifferentialOptions {

@@ -114,9 +114,9 @@ void fillSlot(Slot& slot, uint64_t g, const CampaignConfig& config, const Campai
   mark.enter(g, CasePhase::Run);
   try {
     const auto t1 = Clock::now();
-    const Program located = locatedProgram(slot.generated);
+    Program located = locatedProgram(slot.generated);
     const double printParse = secondsSince(t1);
-    slot.outcome = runner(located, caseSpecsFor(slot.generated, config));
+    slot.outcome = runner(std::move(located), caseSpecsFor(slot.generated, config));
     slot.outcome.phaseSeconds["print-parse"] += printParse;
   } catch (const std::exception& e) {
     slot.outcome = {};
@@ -184,7 +184,7 @@ Shrunk shrinkTo(uint64_t seed, int size, const CampaignConfig& config, const Cas
 ReduceState reduceWithRunner(ReduceState start, const CaseRunner& runner, const std::string& signature, double seconds,
                              Verdict& verdict) {
   auto shows = [&](const ReduceState& s, Verdict* out) {
-    const CaseOutcome o = runner(s.program, {s.spec});
+    const CaseOutcome o = runner(s.program.clone(), {s.spec});
     for (const Verdict& f : o.failures)
       if (signatureOf(f) == signature) {
         if (out) *out = f;

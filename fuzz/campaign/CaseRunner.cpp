@@ -102,9 +102,9 @@ int64_t countStatements(const Program& p) {
   return n;
 }
 
-CaseOutcome runTileAndOracle(const Program& program, const std::vector<CaseSpec>& sets, uint64_t stepBudget) {
+CaseOutcome runTileAndOracle(Program program, const std::vector<CaseSpec>& sets, uint64_t stepBudget) {
   CaseOutcome outcome;
-  Program p = program.clone();
+  Program& p = program;
   {
     PhaseTimer timer(outcome, "verify");
     std::vector<Diagnostic> problems = verifyProgram(p);
@@ -163,9 +163,9 @@ CaseOutcome runTileAndOracle(const Program& program, const std::vector<CaseSpec>
   return outcome;
 }
 
-CaseOutcome runDifferentialCase(const Program& program, const std::vector<CaseSpec>& sets, uint64_t stepBudget) {
+CaseOutcome runDifferentialCase(Program program, const std::vector<CaseSpec>& sets, uint64_t stepBudget) {
   CaseOutcome outcome;
-  Program p = program.clone();
+  Program& p = program;
   {
     PhaseTimer timer(outcome, "verify");
     std::vector<Diagnostic> problems = verifyProgram(p);

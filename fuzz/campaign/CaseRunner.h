@@ -40,22 +40,23 @@ struct CaseOutcome {
   uint64_t interpreterRuns = 0;  // interpreter executions (every set x planner x stage)
 };
 
-/// Runs one case: `program` is unverified (the runner verifies a copy); `sets` holds one CaseSpec
-/// per runtime scalar set, each naming the planners and target to use. Must be callable from
-/// several threads at once and must not throw (a throw is reported by the campaign as `crash`).
-using CaseRunner = std::function<CaseOutcome(const Program& program, const std::vector<CaseSpec>& sets)>;
+/// Runs one case: `program` is unverified and the runner's own (it verifies it in place, so a
+/// caller that keeps its program passes a clone); `sets` holds one CaseSpec per runtime scalar set,
+/// each naming the planners and target to use. Must be callable from several threads at once and
+/// must not throw (a throw is reported by the campaign as `crash`).
+using CaseRunner = std::function<CaseOutcome(Program program, const std::vector<CaseSpec>& sets)>;
 
 /// The interim runner: verifies, runs the Tile interpreter on every set and judges the result
 /// against the oracle (spec/fuzz.md properties 4 and the generator's own validity). It does not
 /// lower; the differential library replaces it.
-CaseOutcome runTileAndOracle(const Program& program, const std::vector<CaseSpec>& sets, uint64_t stepBudget);
+CaseOutcome runTileAndOracle(Program program, const std::vector<CaseSpec>& sets, uint64_t stepBudget);
 
 /// The production runner: oracle/Differential.h's runDifferential on every scalar set (the Tile
 /// interpreter and the oracle, then per planner the lowering, the planned-Tile and the Buffer
 /// interpreters), each failing (planner, stage) row becoming a Verdict with the same signature.
 /// Phase times: "verify", "setup" (inputs), the library's "compile", "tile", "oracle", "planned"
 /// and "buffer", and "differential" (the rest of runDifferential: comparisons, verdict rows).
-CaseOutcome runDifferentialCase(const Program& program, const std::vector<CaseSpec>& sets, uint64_t stepBudget);
+CaseOutcome runDifferentialCase(Program program, const std::vector<CaseSpec>& sets, uint64_t stepBudget);
 
 /// spec/fuzz.md property 2 (verify-each, LowerTileToBuffer idempotent) is checked on the cases whose
 /// input seed is a multiple of this.

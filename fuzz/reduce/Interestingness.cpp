@@ -50,7 +50,7 @@ std::vector<std::string> failureSignatures(const ReduceState& state, uint64_t st
                                            std::shared_ptr<const Program> reference) {
   if (reference) return signaturesAgainst(*reference, state, stepBudget);
   std::vector<std::string> signatures;
-  for (const Verdict& v : runDifferentialCase(state.program, {state.spec}, stepBudget).failures)
+  for (const Verdict& v : runDifferentialCase(state.program.clone(), {state.spec}, stepBudget).failures)
     signatures.push_back(signatureOf(v));
   return signatures;
 }

@@ -52,8 +52,8 @@ const std::vector<std::string>& allPlanners() {
 
 /// The per-case runner: the differential library (oracle/Differential.h) on every scalar set.
 fuzz::CaseRunner makeRunner(uint64_t stepBudget) {
-  return [stepBudget](const Program& program, const std::vector<CaseSpec>& sets) {
-    return fuzz::runDifferentialCase(program, sets, stepBudget);
+  return [stepBudget](Program program, const std::vector<CaseSpec>& sets) {
+    return fuzz::runDifferentialCase(std::move(program), sets, stepBudget);
   };
 }
 
@@ -286,7 +286,7 @@ int runReplayCommand(const ReplayOptions& o, SourceRegistry& sources) {
   sources.setProgramFile((std::filesystem::path(o.folder) / "program.py").string());
   fuzz::LoadedReproducer repro = fuzz::loadReproducer(o.folder);
   if (repro.program.source) sources.add(repro.program.source);
-  const fuzz::CaseOutcome outcome = makeRunner(o.stepBudget)(repro.program, {repro.spec});
+  const fuzz::CaseOutcome outcome = makeRunner(o.stepBudget)(repro.program.clone(), {repro.spec});
   std::set<std::string> seen;
   bool failing = false, invalid = false;
   for (const fuzz::Verdict& v : outcome.failures) {

@@ -305,7 +305,7 @@ TEST(CampaignReport, DifferentialRunnerTimesItsStages) {
   std::set<std::string> seen;
   for (uint64_t g = 0; g < 4; ++g) {
     const GeneratedCase c = generateCase(caseSeed(config.seed, g), caseSize(g), config.gen);
-    const CaseOutcome outcome = runDifferentialCase(c.program, caseSpecsFor(c, config), config.stepBudget);
+    const CaseOutcome outcome = runDifferentialCase(c.program.clone(), caseSpecsFor(c, config), config.stepBudget);
     for (const auto& [phase, seconds] : outcome.phaseSeconds) {
       EXPECT_TRUE(known.count(phase)) << phase;
       EXPECT_GE(seconds, 0.0) << phase;

@@ -195,7 +195,7 @@ TEST(Campaign, ReproducersAreReducedStructurallyAfterShrinking) {
   LoadedReproducer loaded = loadReproducer(dir / "out" / rec.reproducer);
   EXPECT_TRUE(verifyProgram(loaded.program).empty());
   EXPECT_EQ(countStatements(loaded.program), rec.statementsAfter);
-  EXPECT_FALSE(usesExp(loaded.program, {loaded.spec}).failures.empty());
+  EXPECT_FALSE(usesExp(loaded.program.clone(), {loaded.spec}).failures.empty());
 }
 
 TEST(Campaign, BadShardIsRejected) {

@@ -24,7 +24,7 @@ RC_GTEST_PROP(SymbolicEquivalence, GeneratedKernelsLowerFormulaForFormulaUnderEv
   const CaseSpec spec = all[*rc::gen::inRange<size_t>(0, all.size())];
   RC_ASSERT(spec.symbolic);
   RC_TAG(config.planners.front());
-  const CaseOutcome outcome = runDifferentialCase(c.program, {spec}, config.stepBudget);
+  const CaseOutcome outcome = runDifferentialCase(c.program.clone(), {spec}, config.stepBudget);
   for (const Verdict& v : outcome.failures) RC_LOG() << signatureOf(v) << ": " << v.detail << "\n";
   RC_ASSERT(outcome.failures.empty());
 }
