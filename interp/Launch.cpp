@@ -29,15 +29,23 @@ Tensor checkedTensor(const std::string& file, const Param& p, const Tensor& give
   if (given.dtype != t.dtype || given.rows != t.rows() || given.cols != t.cols())
     throwError(file, p.loc, "tensor argument '" + p.name + "' is " + tensorTypeText(given.dtype, given.rows, given.cols) +
                                 "; expected " + tensorTypeText(t.dtype, t.rows(), t.cols()));
-  Tensor out = given;
-  const size_t n = static_cast<size_t>(out.elements());
-  if (out.bytes.size() != n * static_cast<size_t>(out.esize()))
-    throwError(file, p.loc, "tensor argument '" + p.name + "' holds " + std::to_string(out.bytes.size()) +
-                                " bytes; expected " + std::to_string(n * static_cast<size_t>(out.esize())));
-  if (out.poison.empty()) out.poison.assign(n, 0);
-  if (out.poison.size() != n)
-    throwError(file, p.loc, "tensor argument '" + p.name + "' has " + std::to_string(out.poison.size()) +
+  const size_t n = static_cast<size_t>(given.elements());
+  if (given.bytes.size() != n * static_cast<size_t>(given.esize()))
+    throwError(file, p.loc, "tensor argument '" + p.name + "' holds " + std::to_string(given.bytes.size()) +
+                                " bytes; expected " + std::to_string(n * static_cast<size_t>(given.esize())));
+  if (!given.poison.empty() && given.poison.size() != n)
+    throwError(file, p.loc, "tensor argument '" + p.name + "' has " + std::to_string(given.poison.size()) +
                                 " poison flags; expected " + std::to_string(n));
+  // Bits and poison only: the written flags and formulas describe this run, not the argument's.
+  Tensor out;
+  out.dtype = given.dtype;
+  out.rows = given.rows;
+  out.cols = given.cols;
+  out.bytes = given.bytes;
+  if (given.poison.empty())
+    out.poison.assign(n, 0);
+  else
+    out.poison = given.poison;
   out.written.assign(n, 0);
   return out;
 }
@@ -76,7 +84,6 @@ Launch bindKernelArgs(const std::string& file, const Function& kernel, const Ker
         throwError(file, p.loc, "missing tensor argument '" + p.name + "'; expected " +
                                     tensorTypeText(p.type.dtype, p.type.rows(), p.type.cols()));
       GmTensor t{p.name, checkedTensor(file, p, it->second), {}, symbols};
-      t.tensor.sym.clear();
       if (symbols) {
         t.tensor.sym = symbols->inputs(p.name, t.tensor.dtype, t.tensor.rows, t.tensor.cols);
         for (size_t i = 0; i < t.tensor.sym.size(); ++i)
@@ -185,15 +192,23 @@ GmStoreSummary writeGmWindow(GmTensor& gm, const std::array<int64_t, 2>& off, DT
   arith::convertKernel(from, to, bits, dst);
   if (gm.writer.empty()) gm.writer.assign(static_cast<size_t>(gm.tensor.elements()), -1);
   GmStoreSummary summary;
-  for (int64_t r = 0; r < bits.rows; ++r)
-    for (int64_t c = 0; c < bits.cols; ++c) {
-      const size_t g = static_cast<size_t>((off[0] + r) * cols + off[1] + c);
-      const bool p = poison[r * poisonStride + c] != 0;
-      gm.tensor.poison[g] = p ? 1 : 0;
-      gm.tensor.written[g] = 1;
-      gm.writer[g] = static_cast<int32_t>(block);
-      if (p && summary.poisoned++ == 0) summary.firstPoison = {off[0] + r, off[1] + c};
+  const auto n = static_cast<size_t>(bits.cols);
+  for (int64_t r = 0; r < bits.rows; ++r) {
+    // Row by row in straight loops the compiler vectorizes; poison is counted only in a row that has some.
+    const size_t g = static_cast<size_t>((off[0] + r) * cols + off[1]);
+    const uint8_t* rowPoison = poison + r * poisonStride;
+    uint8_t* tensorPoison = gm.tensor.poison.data() + g;
+    uint8_t any = 0;
+    for (size_t c = 0; c < n; ++c) {
+      tensorPoison[c] = rowPoison[c] != 0 ? 1 : 0;
+      any |= tensorPoison[c];
     }
+    std::memset(gm.tensor.written.data() + g, 1, n);
+    std::fill_n(gm.writer.data() + g, n, static_cast<int32_t>(block));
+    if (!any) continue;
+    for (size_t c = 0; c < n; ++c)
+      if (rowPoison[c] != 0 && summary.poisoned++ == 0) summary.firstPoison = {off[0] + r, off[1] + static_cast<int64_t>(c)};
+  }
   return summary;
 }
 

@@ -91,11 +91,13 @@ using TileRef = std::shared_ptr<const PlannedTile>;
 /// What a frame slot holds. Roots are their own kind of value (pl.Ptr).
 using Value = std::variant<std::monostate, ScalarValue, TileRef, TensorRef, RootRef>;
 
-/// Who wrote an event: for the live-clobber message.
+/// Who wrote an event: for the live-clobber message. Views of the op table and of the program's
+/// binder names, which outlive the run: an op writes one event, so this stays allocation-free.
 struct EventInfo {
-  std::string op;  // "tile.muls", "tile.assemble (copy of its target)"
+  std::string_view op;  // "tile.muls"
+  std::string note;     // " (copy of its target)", or empty
   uint32_t line = 0;
-  std::string binder;
+  std::string_view binder;
 };
 
 /// A handle for a tile of `meta` at `base` (ND pitch in bytes), viewing `root`.
@@ -190,14 +192,15 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
   uint32_t newEvent(const Expr& call, const std::string& what = "") {
     const uint32_t id = machine_.newEvent();
     if (events_.size() <= id) events_.resize(id + 1);
-    events_[id] = EventInfo{std::string(opInfo(call.op).spelling) + what, call.loc.line, currentBinder()};
+    events_[id] = EventInfo{opInfo(call.op).spelling, what, call.loc.line, currentBinder()};
     return id;
   }
 
   std::string describeEvent(uint32_t id) const {
     if (id == ByteArena::kNoEvent || id >= events_.size()) return "no write of this run";
     const EventInfo& ev = events_[id];
-    return ev.op + " at line " + std::to_string(ev.line) + (ev.binder.empty() ? "" : " (" + ev.binder + ")");
+    return std::string(ev.op) + ev.note + " at line " + std::to_string(ev.line) +
+           (ev.binder.empty() ? "" : " (" + std::string(ev.binder) + ")");
   }
 
   // ---- the live-clobber checker ----
@@ -217,23 +220,25 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
     };
     std::optional<Clobber> first;
     const uint32_t* expectations = v.expected->data();
-    forEachRun(v.window, r0, c0, rows, cols, [&](const ElementRun& run) {
-      found.resize(static_cast<size_t>(run.n * esize));
-      arena.readEvents(run.addr, found.data(), run.n * esize);
-      const uint32_t* want = expectations + run.r * v.meta.cols + run.c;
-      const int64_t step = run.down ? v.meta.cols : 1;
-      for (int64_t k = 0; k < run.n; ++k) {
-        const uint32_t expected = want[k * step];
-        if (expected == ByteArena::kNoEvent) continue;
-        const uint32_t* bytes = found.data() + k * esize;
-        bool kept = true;
-        for (int64_t b = 0; b < esize; ++b) kept &= bytes[b] == expected;
-        if (kept) continue;
-        const int64_t r = run.rowOf(k), c = run.colOf(k);
-        if (!first || std::pair(r, c) < std::pair(first->r, first->c))
-          first = Clobber{r, c, run.addr + k * esize, expected,
-                          *std::find_if(bytes, bytes + esize, [&](uint32_t ev) { return ev != expected; })};
-      }
+    withElementWord(static_cast<int>(esize), [&](auto word) {
+      constexpr int64_t E = sizeof(word);  // the element width, fixed so the byte loop unrolls
+      forEachRun(v.window, r0, c0, rows, cols, [&](const ElementRun& run) {
+        found.resize(static_cast<size_t>(run.n * E));
+        arena.readEvents(run.addr, found.data(), run.n * E);
+        const uint32_t* want = expectations + run.r * v.meta.cols + run.c;
+        const int64_t step = run.down ? v.meta.cols : 1;
+        for (int64_t k = 0; k < run.n; ++k) {
+          const uint32_t expected = want[k * step];
+          const uint32_t* bytes = found.data() + k * E;
+          bool kept = true;
+          for (int64_t b = 0; b < E; ++b) kept &= bytes[b] == expected;
+          if (kept || expected == ByteArena::kNoEvent) continue;
+          const int64_t r = run.rowOf(k), c = run.colOf(k);
+          if (!first || std::pair(r, c) < std::pair(first->r, first->c))
+            first = Clobber{r, c, run.addr + k * E, expected,
+                            *std::find_if(bytes, bytes + E, [&](uint32_t ev) { return ev != expected; })};
+        }
+      });
     });
     if (!first) return;
     throwHazard(HazardKind::LiveClobber,
