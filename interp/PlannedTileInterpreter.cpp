@@ -24,6 +24,8 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <variant>
 #include <vector>
 
@@ -279,11 +281,12 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
 
   // ---- storage of results ----
 
-  const Root& rootNamed(const std::string& name) {
+  const Root& rootNamed(std::string_view name) {
     const auto it = rootSlots_.find(name);
     if (it != rootSlots_.end())
       if (auto* r = std::get_if<RootRef>(&slot(it->second)); r && *r) return **r;
-    throw std::invalid_argument("MemRef base '" + name + "' is not a storage root allocated before this statement");
+    throw std::invalid_argument("MemRef base '" + std::string(name) +
+                                "' is not a storage root allocated before this statement");
   }
 
   /// The result of a producing op, placed in its MemRef window (checked: placement, the MemRef's
@@ -493,13 +496,13 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
     r.space = e.args[0]->space;
     r.size = evalIndex(*e.args[1]);
     r.addressed = e.args.size() > 2 && e.args[2];
-    const std::string what = r.name + " (" + std::string(memSpaceName(r.space)) + ", " + std::to_string(r.size) + " B)";
+    auto what = [&] { return r.name + " (" + std::string(memSpaceName(r.space)) + ", " + std::to_string(r.size) + " B)"; };
     if (r.addressed) {
       r.base = evalIndex(*e.args[2]);
     } else {
       if (config().addressedPlanner)
         throwHazard(HazardKind::Addressless,
-                    what + " has no address, but the program comes from an addressed planner (PYPTO, DSA_RP), which "
+                    what() + " has no address, but the program comes from an addressed planner (PYPTO, DSA_RP), which "
                            "gives every root its final address");
       const auto align = rootAlignment_.find(r.name);
       r.base = machine_.placeAddressless(&e, r.space, r.size, align == rootAlignment_.end() ? 32 : align->second);
@@ -507,14 +510,14 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
     const Target& target = machine_.target();
     const SpaceDesc& space = target.space(r.space);
     if (r.base % target.baseAlignment != 0)
-      throwHazard(HazardKind::Align, what + ": base address " + std::to_string(r.base) + " is not " +
+      throwHazard(HazardKind::Align, what() + ": base address " + std::to_string(r.base) + " is not " +
                                          std::to_string(target.baseAlignment) + "-byte aligned");
     if (r.base < 0 || r.size < 0 || r.base + r.size > space.capacity)
-      throwHazard(HazardKind::Bounds, what + ": bytes " + rangeText(r.base, r.base + r.size) + " leave " +
+      throwHazard(HazardKind::Bounds, what() + ": bytes " + rangeText(r.base, r.base + r.size) + " leave " +
                                           std::string(target.name) + " " + std::string(memSpaceName(r.space)) +
                                           " [0, " + std::to_string(space.capacity) + ")");
     if (r.space == MemSpace::Vec && space.reserved && ByteRange{r.base, r.base + r.size}.overlaps(*space.reserved))
-      throwHazard(HazardKind::Reserved, what + ": bytes " + rangeText(r.base, r.base + r.size) +
+      throwHazard(HazardKind::Reserved, what() + ": bytes " + rangeText(r.base, r.base + r.size) +
                                             " touch the reserved scratch range " +
                                             rangeText(space.reserved->begin, space.reserved->end) + " of " +
                                             std::string(target.name) + " Vec");
@@ -791,8 +794,9 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
   }
 
   Machine machine_;
-  std::map<std::string, int> rootSlots_;          // root name -> frame slot
-  std::map<std::string, int64_t> rootAlignment_;  // root name -> placement alignment of its members
+  // Keyed by views of the kernel's names, which outlive the run.
+  std::unordered_map<std::string_view, int> rootSlots_;          // root name -> frame slot
+  std::unordered_map<std::string_view, int64_t> rootAlignment_;  // root name -> placement alignment of its members
   std::vector<EventInfo> events_;                 // by event id
   std::deque<std::string> names_;                 // names the pending overlap check refers to (stable views)
 };

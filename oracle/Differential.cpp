@@ -290,7 +290,7 @@ class CaseRunner {
   const KernelArgs& args_;
   const DifferentialOptions& o_;
   DifferentialReport report_;
-  std::optional<KernelArgs> tileFinal_;  // the reference outputs, when the Tile run passed
+  std::shared_ptr<const KernelArgs> tileFinal_;  // the reference outputs, when the Tile run passed
   bool tileIsClean_ = false;              // tileFinal_ compared with itself finds nothing
   /// The case's formulas when o_.symbolic: one pool for every run, so equal formulas are equal ids.
   std::shared_ptr<ExprPool> symbols_ = o_.symbolic ? threadPool() : nullptr;
@@ -381,7 +381,7 @@ void CaseRunner::runTileAndOracle(const Program& program, const Function& kernel
     report_.verdicts.push_back(std::move(tile));
     return;
   }
-  const RunResult& r = *a.result;
+  RunResult& r = *a.result;
   recordRun("tile", r.final);
   if (r.status != RunStatus::Ok) {
     switch (r.status) {
@@ -402,7 +402,7 @@ void CaseRunner::runTileAndOracle(const Program& program, const Function& kernel
   }
   tile.detail = std::to_string(r.steps) + " steps";
   report_.verdicts.push_back(std::move(tile));
-  tileFinal_ = r.final;
+  tileFinal_ = std::make_shared<const KernelArgs>(std::move(r.final));
   tileIsClean_ = isClean(compareWithTileRun(kernel, args_, *tileFinal_, *tileFinal_, nullptr));
 
   StageVerdict oracle = row("oracle", std::nullopt);
@@ -417,7 +417,7 @@ void CaseRunner::runTileAndOracle(const Program& program, const Function& kernel
       // Every failing tensor is reported (oracle.md, "Verdict detail"), in parameter order; the
       // row's kind is the first of DESIGN.md's order among them (invalid-program before oracle).
       int64_t judged = 0;
-      for (const TensorVerdict& tv : compareOutputs(kernel, r.final, ref.tensors)) {
+      for (const TensorVerdict& tv : compareOutputs(kernel, *tileFinal_, ref.tensors)) {
         judged += tv.judged;
         if (tv.pass()) continue;
         if (tv.invalidProgram()) oracle.kind = VerdictKind::InvalidProgram;
