@@ -42,16 +42,23 @@ std::vector<std::unique_ptr<ByteArena::Page>>& ByteArena::sparePages() {
   return spare;
 }
 
-ByteArena::~ByteArena() {
+ByteArena::~ByteArena() { clear(); }
+
+void ByteArena::clear() {
   constexpr size_t kKeptPages = 1024;  // 6 MiB of numeric pages per thread at most
   std::vector<std::unique_ptr<Page>>& spare = sparePages();
-  for (std::unique_ptr<Page>& p : pages_)
-    if (p && spare.size() < kKeptPages) spare.push_back(std::move(p));
+  for (size_t index : touched_) {
+    std::unique_ptr<Page>& p = pages_[index];
+    if (spare.size() < kKeptPages) spare.push_back(std::move(p));
+    p.reset();
+  }
+  touched_.clear();
 }
 
 ByteArena::Page& ByteArena::page(int64_t addr) {
   auto& slot = pages_[static_cast<size_t>(addr / kPageBytes)];
   if (!slot) {
+    touched_.push_back(static_cast<size_t>(addr / kPageBytes));
     // Every field is set below, so a page of an earlier arena is as good as a new one.
     std::vector<std::unique_ptr<Page>>& spare = sparePages();
     if (spare.empty()) {
@@ -177,8 +184,6 @@ uint32_t ByteArena::eventAt(int64_t addr) const {
   return p ? p->event[addr % kPageBytes] : kNoEvent;
 }
 
-int64_t ByteArena::pagesTouched() const {
-  return std::count_if(pages_.begin(), pages_.end(), [](const auto& p) { return p != nullptr; });
-}
+int64_t ByteArena::pagesTouched() const { return static_cast<int64_t>(touched_.size()); }
 
 }  // namespace ptodiff

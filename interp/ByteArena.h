@@ -60,6 +60,10 @@ class ByteArena {
 
   /// Pages materialized so far (for tests and the "costs what it touches" promise).
   int64_t pagesTouched() const;
+  /// Every byte garbage and poison again, as in a fresh arena; costs the pages touched, not the
+  /// capacity (a run resets storage per block, and a fresh arena's page table is a capacity's worth).
+  /// The pages go to sparePages() for the next first touches.
+  void clear();
 
   /// The garbage byte a fresh arena holds at `addr`.
   static uint8_t garbageByte(uint64_t seed, MemSpace space, int64_t addr);
@@ -84,6 +88,7 @@ class ByteArena {
   uint64_t seed_;
   bool symbolic_;
   std::vector<std::unique_ptr<Page>> pages_;
+  std::vector<size_t> touched_;  // indices of the materialized pages
 };
 
 }  // namespace ptodiff

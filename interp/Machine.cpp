@@ -127,9 +127,13 @@ Machine::Machine(const Target& target, uint64_t seed, ExprPool* symbols)
 }
 
 void Machine::resetStorage() {
-  for (MemSpace s : kAllSpaces)
-    arenas_[static_cast<size_t>(s)] =
-        std::make_unique<ByteArena>(s, target_.space(s).capacity, seed_, symbols_ != nullptr);
+  for (MemSpace s : kAllSpaces) {
+    std::unique_ptr<ByteArena>& arena = arenas_[static_cast<size_t>(s)];
+    if (arena)
+      arena->clear();
+    else
+      arena = std::make_unique<ByteArena>(s, target_.space(s).capacity, seed_, symbols_ != nullptr);
+  }
   logWrite(WriteHull{++writesSoFar_, true, MemSpace::Vec, {}});
 }
 

@@ -1,4 +1,5 @@
 // The byte arena: deterministic garbage, poison until written, event tags, lazy pages.
+#include <algorithm>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -45,6 +46,38 @@ TEST(ByteArena, WritesAreDefinedTaggedAndCrossPages) {
   uint8_t before = 0;
   a.read(addr - 1, &before, 1);
   EXPECT_EQ(before, ByteArena::garbageByte(1, MemSpace::Vec, addr - 1));
+}
+
+// clear() (a run's storage reset per block) makes the arena what a fresh one is: every byte poison
+// garbage with no event and no tag, no page materialized; the pages it held serve later writes.
+TEST(ByteArena, ClearedArenaIsFreshAgain) {
+  ByteArena a(MemSpace::Vec, 3 * ByteArena::kPageBytes, 5, /*symbolic=*/true);
+  ByteArena fresh(MemSpace::Vec, 3 * ByteArena::kPageBytes, 5, /*symbolic=*/true);
+  std::vector<uint8_t> data(ByteArena::kPageBytes, 0x5A);  // straddles pages 0 and 1
+  a.write(ByteArena::kPageBytes - 5, data.data(), static_cast<int64_t>(data.size()), false, 9);
+  const std::vector<uint64_t> tags(data.size(), 0x1234);
+  a.writeTags(ByteArena::kPageBytes - 5, tags.data(), static_cast<int64_t>(tags.size()));
+  ASSERT_EQ(a.pagesTouched(), 2);
+  a.clear();
+  EXPECT_EQ(a.pagesTouched(), 0);
+  const int64_t n = 3 * ByteArena::kPageBytes;
+  std::vector<uint8_t> got(static_cast<size_t>(n)), want(static_cast<size_t>(n)), poison(static_cast<size_t>(n));
+  a.readWithPoison(0, got.data(), poison.data(), n);
+  fresh.read(0, want.data(), n);
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(std::count(poison.begin(), poison.end(), 1), n);
+  EXPECT_EQ(a.eventAt(ByteArena::kPageBytes), ByteArena::kNoEvent);
+  // Written again after the reset, a page starts from garbage, not from what it held before.
+  const uint8_t one = 7;
+  a.write(ByteArena::kPageBytes, &one, 1, false, 10);
+  std::vector<uint64_t> readTags(2);
+  a.readTags(ByteArena::kPageBytes - 1, readTags.data(), 2);
+  EXPECT_EQ(readTags[0], 0u);  // untouched byte of a re-materialized page: no formula
+  uint8_t before = 0;
+  a.read(ByteArena::kPageBytes - 1, &before, 1);
+  EXPECT_EQ(before, ByteArena::garbageByte(5, MemSpace::Vec, ByteArena::kPageBytes - 1));
+  EXPECT_EQ(a.eventAt(ByteArena::kPageBytes - 1), ByteArena::kNoEvent);
+  EXPECT_EQ(a.eventAt(ByteArena::kPageBytes), 10u);
 }
 
 // A materialized page holds exactly the garbage an untouched page reads as (pages fill eight
