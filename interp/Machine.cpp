@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <vector>
@@ -65,6 +66,39 @@ template <class Word>
 void copyElements(const uint8_t* from, int64_t fromStep, uint8_t* to, int64_t toStep, int64_t n) {
   for (int64_t k = 0; k < n; ++k)
     std::memcpy(to + k * toStep * sizeof(Word), from + k * fromStep * sizeof(Word), sizeof(Word));
+}
+
+/// Where the rows x cols region of `h` at (r0, c0) starts when its elements lie at consecutive
+/// addresses in row-major order: an ND row segment, or whole rows of an ND handle whose rows are
+/// dense. Then the region moves as one byte range, with no runs to collect.
+std::optional<int64_t> denseRegionStart(const Handle& h, int64_t r0, int64_t c0, int64_t rows, int64_t cols) {
+  if (rows <= 0 || cols <= 0 || addressingOf(h.geom.layout) != AddressingKind::ND) return std::nullopt;
+  const bool wholeDenseRows = c0 == 0 && cols == h.cols() && h.geom.pitchBytes == h.cols() * h.esize();
+  if (rows != 1 && !wholeDenseRows) return std::nullopt;
+  return h.base + r0 * h.geom.pitchBytes + c0 * h.esize();
+}
+
+/// Writes `n` elements (`from`, each `step` elements from the last in `poison`) to consecutive
+/// bytes at `addr`, one arena write per stretch of equal poison state.
+void writeStretches(ByteArena& mem, int64_t addr, const uint8_t* from, const uint8_t* poison, int64_t step, int64_t n,
+                    int esize, uint32_t event) {
+  for (int64_t k = 0; k < n;) {
+    const bool p = poison[k * step] != 0;
+    int64_t m = k + 1;
+    while (m < n && (poison[m * step] != 0) == p) ++m;
+    mem.write(addr + k * esize, from + k * esize, (m - k) * esize, p, event);
+    k = m;
+  }
+}
+
+/// Element poison of `n` elements of `Word` width from their bytes' poison: any poison byte.
+template <class Word>
+void elementPoison(const uint8_t* bytePoison, uint8_t* poison, int64_t step, int64_t n) {
+  for (int64_t k = 0; k < n; ++k) {
+    Word w;
+    std::memcpy(&w, bytePoison + k * sizeof(Word), sizeof(Word));
+    poison[k * step] = w != 0 ? 1 : 0;
+  }
 }
 
 /// The tags of `n` elements of `E` bytes whose formulas are `sym[0], sym[step], ...`, in order.
@@ -176,6 +210,19 @@ void Machine::gatherInto(const Handle& h, int64_t r0, int64_t c0, int64_t rows, 
   const int esize = h.esize();
   const ByteArena& mem = arena(h.space);
   RegionScratch& scratch = regionScratch();
+  if (const std::optional<int64_t> start = denseRegionStart(h, r0, c0, rows, cols); start && (rows == 1 || out.stride == cols)) {
+    const int64_t n = rows * cols, span = n * esize;
+    uint8_t* const bytePoison = room(scratch.poison, span);
+    mem.readWithPoison(*start, out.bits, bytePoison, span);
+    withElementWord(esize, [&](auto word) { elementPoison<decltype(word)>(bytePoison, out.poison, 1, n); });
+    if (!symbols_) return;
+    ByteTag* const tags = room(scratch.tags, span);
+    mem.readTags(*start, tags, span);
+    withElementWord(esize, [&](auto word) {
+      for (int64_t k = 0; k < n; ++k) out.sym[k] = elementFormula<sizeof(word)>(*symbols_, h.dtype(), tags + k * esize);
+    });
+    return;
+  }
   const ByteRange hull = collectRuns(h, r0, c0, rows, cols, scratch.runs);
   if (scratch.runs.empty()) return;
   // A region is many short runs (a fractal box row is 32 bytes), so its bytes are read at once, as
@@ -206,13 +253,7 @@ void Machine::gatherInto(const Handle& h, int64_t r0, int64_t c0, int64_t rows, 
         std::memcpy(out.bits + first * esize, bytes, static_cast<size_t>(run.n * esize));
       if (noPoison) continue;
       // An element is poison when any of its bytes is: its poison bytes read as one word.
-      const uint8_t* bytePoison = hullPoison + (run.addr - hull.begin);
-      uint8_t* poison = out.poison + first;
-      for (int64_t k = 0; k < run.n; ++k) {
-        Word w;
-        std::memcpy(&w, bytePoison + k * sizeof(Word), sizeof(Word));
-        poison[k * step] = w != 0 ? 1 : 0;
-      }
+      elementPoison<Word>(hullPoison + (run.addr - hull.begin), out.poison + first, step, run.n);
     }
   });
   if (noPoison)
@@ -247,6 +288,20 @@ void Machine::scatterFrom(const Handle& h, int64_t r0, int64_t c0, int64_t rows,
   const int esize = h.esize();
   ByteArena& mem = arena(h.space);
   RegionScratch& scratch = regionScratch();
+  if (const std::optional<int64_t> start = denseRegionStart(h, r0, c0, rows, cols); start && (rows == 1 || src.stride == cols)) {
+    const int64_t n = rows * cols, span = n * esize;
+    if (anySet(src.poison, static_cast<size_t>(n)))
+      writeStretches(mem, *start, src.bits, src.poison, 1, n, esize, event);
+    else
+      mem.write(*start, src.bits, span, false, event);
+    if (symbols_) {
+      ByteTag* tags = room(scratch.tags, span);
+      withElementWord(esize, [&](auto word) { tagElements<sizeof(word)>(src.sym, 1, tags, n); });
+      mem.writeTags(*start, tags, span);
+    }
+    logWrite(WriteHull{++writesSoFar_, false, h.space, {*start, *start + span}});
+    return;
+  }
   const ByteRange hull = collectRuns(h, r0, c0, rows, cols, scratch.runs);
   if (scratch.runs.empty()) return;
   // When the elements fill their hull (a whole tile, whole rows of one) and none is poison, their
@@ -280,14 +335,7 @@ void Machine::scatterFrom(const Handle& h, int64_t r0, int64_t c0, int64_t rows,
       withElementWord(esize, [&](auto word) { copyElements<decltype(word)>(from, step, column, 1, run.n); });
       from = column;
     }
-    const uint8_t* poison = src.poison + first;
-    for (int64_t k = 0; k < run.n;) {
-      const bool p = poison[k * step] != 0;
-      int64_t m = k + 1;
-      while (m < run.n && (poison[m * step] != 0) == p) ++m;
-      mem.write(run.addr + k * esize, from + k * esize, (m - k) * esize, p, event);
-      k = m;
-    }
+    writeStretches(mem, run.addr, from, src.poison + first, step, run.n, esize, event);
   }
   if (oneWrite) {
     mem.write(hull.begin, hullBytes, span, false, event);

@@ -183,9 +183,10 @@ TEST(Machine, ScatterKeepsPerElementPoisonAndWritesNZBytesWhereTheFormulaSays) {
   EXPECT_EQ(back.poison, d.poison);
 }
 
-// Gathers and scatters move whole regions at once (one arena read of a region's byte hull, one
-// write when a clean region fills its hull); this law holds them to the per-element definition on
-// every layout, element size and region: after a whole-handle write and a region write, each
+// Gathers and scatters move whole regions at once (a dense ND region as one byte range, else one
+// arena read of a region's byte hull and one write when a clean region fills its hull); this law
+// holds them to the per-element definition on every layout, element size and region (ND pitches
+// dense or padded): after a whole-handle write and a region write, each
 // element reads back as the last write of it, with its poison and event, and bytes no element
 // occupies (an ND handle's row gaps) are never written.
 RC_GTEST_PROP(Machine, GatherAndScatterAgreeWithPerElementAddressing, ()) {
