@@ -53,6 +53,10 @@ class Pass {
     (void)context;
     return false;
   }
+  /// True when every change run() makes is a function-level verdict the IR verifier does not read
+  /// (SelectBufferIRFunctions' buffer_ir_selected): the verifier would pass the changed program as
+  /// it passed the input, so the PassManager verifies it again only under verify-each.
+  virtual bool changesOnlyFunctionVerdicts() const { return false; }
   /// What must hold after this pass (beyond the IR verifier); empty = holds.
   virtual std::vector<Diagnostic> checkPostcondition(const Program& program, const PassContext& context) const {
     (void)program;

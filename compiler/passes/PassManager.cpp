@@ -80,7 +80,7 @@ void PassManager::verifyAfter(const Pass& pass, Program& program, const PassCont
   // verifier, a function of the program's structure, would pass it again, so it does not run (a
   // campaign's check-only passes and Tile-path kernels would otherwise pay for it once more).
   // Verify-each still asks the pass for its postcondition.
-  if (changed) {
+  if (changed && (verifyEach || !pass.changesOnlyFunctionVerdicts())) {
     std::vector<Diagnostic> problems = verifyProgram(program);
     if (!problems.empty())
       throw std::logic_error("the IR verifier fails after pass " + name + ":\n" + formatAll(problems, program) +

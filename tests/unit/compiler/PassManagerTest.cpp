@@ -5,11 +5,14 @@
 #include <array>
 #include <cstdio>
 #include <functional>
+#include <optional>
 #include <sstream>
 
 #include <gtest/gtest.h>
 
 #include "compiler/passes/PassManager.h"
+#include "compiler/passes/SelectBufferIRFunctions.h"
+#include "compiler/verify/Verifier.h"
 #include "compiler/text/Printer.h"
 #include "tests/unit/compiler/PassTestSupport.h"
 
@@ -227,6 +230,57 @@ TEST(PassManager, AnUnchangedReportSkipsTheVerifierAndVerifyEachChecksIt) {
         });
       },
       "pass Sneaky reported no change but changed the program (");
+}
+
+/// A pass that declares its changes to be function verdicts only (changesOnlyFunctionVerdicts).
+class VerdictOnlyPass final : public Pass {
+ public:
+  explicit VerdictOnlyPass(std::function<void(Program&)> run) : run_(std::move(run)) {}
+  std::string_view name() const override { return "Verdicts"; }
+  std::string_view summary() const override { return "a test pass recording verdicts"; }
+  bool run(Program& p, const PassContext&) override {
+    run_(p);
+    return true;
+  }
+  bool changesOnlyFunctionVerdicts() const override { return true; }
+
+ private:
+  std::function<void(Program&)> run_;
+};
+
+// A pass whose changes are verdicts the verifier does not read is taken at its word without
+// verify-each (the verifier would pass the program again); verify-each runs the verifier anyway.
+TEST(PassManager, AVerdictOnlyChangeSkipsTheVerifierUnlessVerifyEach) {
+  expectOnlyVerifyEachThrows(
+      [] {
+        return std::make_unique<VerdictOnlyPass>([](Program& p) {
+          p.functions[0].bufferIRSelected = true;
+          p.functions[0].body.erase(p.functions[0].body.begin());  // and, against its word, breaks the IR
+        });
+      },
+      "the IR verifier fails after pass Verdicts:");
+}
+
+// What makes SelectBufferIRFunctions' declaration true: the verifier's verdict on a program does not
+// depend on buffer_ir_selected (the same diagnostics with it absent, True or False).
+TEST(PassManager, TheVerifierDoesNotReadBufferIRSelected) {
+  const std::unique_ptr<Pass> select = createSelectBufferIRFunctionsPass();
+  EXPECT_TRUE(select->changesOnlyFunctionVerdicts());
+  std::string broken = kProgram;
+  broken.replace(broken.find("pl.tile.exp(x)"), 14, "pl.tile.exp(z)");  // an undefined name
+  for (const char* text : {kProgram, broken.c_str()}) {
+    std::vector<std::string> verdicts;
+    for (std::optional<bool> selected : {std::optional<bool>(), std::optional<bool>(true), std::optional<bool>(false)}) {
+      Program p = parseProgramText(text);
+      p.functions[0].bufferIRSelected = selected;
+      std::string all;
+      for (const Diagnostic& d : verifyProgram(p)) all += d.message + "\n";
+      verdicts.push_back(all);
+    }
+    EXPECT_EQ(verdicts[0].empty(), text == kProgram) << verdicts[0];
+    EXPECT_EQ(verdicts[0], verdicts[1]);
+    EXPECT_EQ(verdicts[0], verdicts[2]);
+  }
 }
 
 TEST(PassManager, ChecksPostconditionsOnlyWithVerifyEachFromTheOptionsOrTheContext) {
