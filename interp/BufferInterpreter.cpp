@@ -208,7 +208,9 @@ class BufferMachine : public KernelWalker<BufferMachine, Value> {
       throwHazard(HazardKind::EmptyOp, "creates an empty window of " + operandName(e, 0) + " (valid " + pairText(valid) +
                                            "); an empty subview must stay inside the guard that skips its consumer");
     Handle h = windowHandle(parent, t, off[0], off[1], {valid[0], valid[1]});
-    require(checkPlacement(h, machine_.target(), currentBinder() + " (window of " + operandName(e, 0) + " at " + pairText(off) + ")"));
+    require(checkPlacementOf(h, machine_.target(), [&] {
+      return currentBinder() + " (window of " + operandName(e, 0) + " at " + pairText(off) + ")";
+    }));
     return std::make_shared<const Handle>(std::move(h));
   }
 
@@ -222,7 +224,8 @@ class BufferMachine : public KernelWalker<BufferMachine, Value> {
                                          std::to_string(src.cols()) + " x " + std::to_string(src.esize()) + " B = " +
                                          std::to_string(densePitch) + " B a reshape reinterprets");
     Handle h = reinterpretHandle(src, t, initialValid(t, std::nullopt));
-    require(checkPlacement(h, machine_.target(), currentBinder() + " (reshape of " + operandName(e, 0) + ")"));
+    require(checkPlacementOf(h, machine_.target(),
+                             [&] { return currentBinder() + " (reshape of " + operandName(e, 0) + ")"; }));
     return std::make_shared<const Handle>(std::move(h));
   }
 

@@ -85,6 +85,13 @@ struct HazardFault {
 /// the space and inside its root allocation; a Vec handle keeps clear of the reserved range.
 /// Checked in that order (align, bounds, reserved). `what` names the handle in messages.
 std::optional<Hazard> checkPlacement(const Handle& h, const Target& target, std::string_view what);
+/// checkPlacement naming the handle `what()`, built only when there is a hazard to report (views
+/// check their placement on every run, and their names are concatenations).
+template <class What>
+std::optional<Hazard> checkPlacementOf(const Handle& h, const Target& target, const What& what) {
+  if (!checkPlacement(h, target, {})) return std::nullopt;
+  return checkPlacement(h, target, what());
+}
 
 /// The bytes an op touches through `h` over the rows x cols region at (r0, c0), as sorted,
 /// merged half-open ranges. Precondition: the region lies inside h's physical shape.

@@ -145,7 +145,8 @@ class KernelWalker {
       case Expr::Kind::Name: return slot(e.slot);
       case Expr::Kind::Unary: {
         const ScalarValue a = evalScalar(*e.args[0]);
-        return checkScalar(arith::scalarUnary(e.unop, a), e.unop == UnOp::Neg ? "-" + walker::scalarText(a) : "not");
+        return checkScalar(arith::scalarUnary(e.unop, a),
+                           [&] { return e.unop == UnOp::Neg ? "-" + walker::scalarText(a) : std::string("not"); });
       }
       case Expr::Kind::Binary: return evalBinary(e);
       case Expr::Kind::Call: return evalCall(e);
@@ -331,9 +332,11 @@ class KernelWalker {
 
   // ---- scalars and calls ----
 
-  ScalarValue checkScalar(const arith::ScalarResult& r, const std::string& what) {
+  /// `r`'s value, or a fault naming the operation (`what()`, built only then: scalar ops are hot).
+  template <class What>
+  ScalarValue checkScalar(const arith::ScalarResult& r, const What& what) {
     if (r.ok()) return r.value;
-    throw ProgramFault::invalid("scalar " + std::string(arith::scalarFaultName(r.fault)) + " in " + what);
+    throw ProgramFault::invalid("scalar " + std::string(arith::scalarFaultName(r.fault)) + " in " + what());
   }
 
   Value evalBinary(const Expr& e) {
@@ -342,10 +345,10 @@ class KernelWalker {
     if (e.binop == BinOp::And && a.dtype == DType::BOOL && !a.i) return ScalarValue::boolean(false);
     if (e.binop == BinOp::Or && a.dtype == DType::BOOL && a.i) return ScalarValue::boolean(true);
     const ScalarValue b = evalScalar(*e.args[1]);
-    return checkScalar(arith::scalarBinary(e.binop, a, b), std::string(dtypeName(a.dtype)) + " " +
-                                                               walker::scalarText(a) + " " +
-                                                               std::string(binOpSpelling(e.binop)) + " " +
-                                                               walker::scalarText(b));
+    return checkScalar(arith::scalarBinary(e.binop, a, b), [&] {
+      return std::string(dtypeName(a.dtype)) + " " + walker::scalarText(a) + " " + std::string(binOpSpelling(e.binop)) +
+             " " + walker::scalarText(b);
+    });
   }
 
   /// An op call: the stage-independent families here, every other one through the interpreter's
@@ -374,8 +377,9 @@ class KernelWalker {
   /// `pl.const(V, DTYPE)`.
   Value evalConst(const Expr& e) {
     const ScalarValue v = evalScalar(*e.args[0]);
-    return checkScalar(arith::convertScalar(v, e.args[1]->dtype),
-                       "pl.const(" + walker::scalarText(v) + ", " + std::string(dtypeName(e.args[1]->dtype)) + ")");
+    return checkScalar(arith::convertScalar(v, e.args[1]->dtype), [&] {
+      return "pl.const(" + walker::scalarText(v) + ", " + std::string(dtypeName(e.args[1]->dtype)) + ")";
+    });
   }
 
   /// get_block_idx / get_block_num / get_subblock_idx of either stage (semantics.md §6).

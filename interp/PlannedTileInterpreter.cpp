@@ -308,15 +308,17 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
     out.tile.validCols = valid[1];
     out.tile.window = tileHandle(meta, base, meta.cols * meta.esize(), ByteRange{root.base, root.base + root.size});
     require(checkPlacement(out.tile.window, machine_.target(), currentBinder()));
-    requireInsideMemRef(out.tile.window, ByteRange{base, base + t.memref->size}, *t.memref, "");
+    requireInsideMemRef(out.tile.window, ByteRange{base, base + t.memref->size}, *t.memref, {});
     out.expected.assign(static_cast<size_t>(meta.count()), ByteArena::kNoEvent);
     return out;
   }
 
-  /// The window's bytes lie inside the MemRef's [base, base + SIZE), else `hazard: bounds`.
-  void requireInsideMemRef(const Handle& h, const ByteRange& memRefBytes, const MemRef& m, const std::string& how) {
+  /// The window's bytes lie inside the MemRef's [base, base + SIZE), else `hazard: bounds`; a
+  /// view's window placed relative to its source names that source (`relativeTo`).
+  void requireInsideMemRef(const Handle& h, const ByteRange& memRefBytes, const MemRef& m, std::string_view relativeTo) {
     const ByteRange span = h.span();
     if (span.begin >= memRefBytes.begin && span.end <= memRefBytes.end) return;
+    const std::string how = relativeTo.empty() ? "" : ", placed relative to its source " + std::string(relativeTo);
     throwHazard(HazardKind::Bounds, currentBinder() + ": bytes " + rangeText(span.begin, span.end) +
                                         " leave its MemRef window " + rangeText(memRefBytes.begin, memRefBytes.end) +
                                         " (" + memRefText(m) + how + ")");
@@ -413,13 +415,14 @@ class PlannedMachine : public KernelWalker<PlannedMachine, Value> {
     const int64_t begin = relative ? source.window.base + (t.memref->offset.value - st.memref->offset.value)
                                    : view.span().begin;
     requireInsideMemRef(view, ByteRange{begin, begin + t.memref->size}, *t.memref,
-                        relative ? ", placed relative to its source " + operandName(call, 0) : "");
+                        relative ? operandName(call, 0) : std::string());
   }
 
   /// A view result: `window`, valid extents, expectations mapped from the source.
   TileRef viewOf(const Expr& call, const PlannedTile& source, Handle window, const std::array<int64_t, 2>& valid,
                  std::shared_ptr<const Expectations> expected) {
-    require(checkPlacement(window, machine_.target(), currentBinder() + " (view of " + operandName(call, 0) + ")"));
+    require(checkPlacementOf(window, machine_.target(),
+                             [&] { return currentBinder() + " (view of " + operandName(call, 0) + ")"; }));
     checkViewMemRef(call, window, source);
     PlannedTile v;
     v.meta = metaOf(call);

@@ -317,7 +317,8 @@ class ReferenceMachine {
       case Expr::Kind::Name: return slot(e.slot);
       case Expr::Kind::Unary: {
         const ScalarValue a = evalScalar(*e.args[0]);
-        return checked(detail::scalarUnary(e.unop, a), e.unop == UnOp::Neg ? "-" + detail::scalarText(a) : "not");
+        return checked(detail::scalarUnary(e.unop, a),
+                       [&] { return e.unop == UnOp::Neg ? "-" + detail::scalarText(a) : std::string("not"); });
       }
       case Expr::Kind::Binary: return evalBinary(e);
       case Expr::Kind::Call: return evalCall(e);
@@ -328,9 +329,11 @@ class ReferenceMachine {
     throw std::logic_error("oracle: expression kind has no value");
   }
 
-  static ScalarValue checked(const detail::ScalarOutcome& r, const std::string& what) {
+  /// `r`'s value, or a fault naming the operation (`what()`, built only then: scalar ops are hot).
+  template <class What>
+  static ScalarValue checked(const detail::ScalarOutcome& r, const What& what) {
     if (r.ok()) return r.value;
-    throw ProgramFault::invalid("scalar " + r.fault + " in " + what);
+    throw ProgramFault::invalid("scalar " + r.fault + " in " + what());
   }
 
   Value evalBinary(const Expr& e) {
@@ -339,9 +342,10 @@ class ReferenceMachine {
     if (e.binop == BinOp::And && a.dtype == DType::BOOL && !a.i) return ScalarValue::boolean(false);
     if (e.binop == BinOp::Or && a.dtype == DType::BOOL && a.i) return ScalarValue::boolean(true);
     const ScalarValue b = evalScalar(*e.args[1]);
-    return checked(detail::scalarBinary(e.binop, a, b), std::string(dtypeName(a.dtype)) + " " + detail::scalarText(a) +
-                                                            " " + std::string(binOpSpelling(e.binop)) + " " +
-                                                            detail::scalarText(b));
+    return checked(detail::scalarBinary(e.binop, a, b), [&] {
+      return std::string(dtypeName(a.dtype)) + " " + detail::scalarText(a) + " " + std::string(binOpSpelling(e.binop)) +
+             " " + detail::scalarText(b);
+    });
   }
 
   ScalarValue evalScalar(const Expr& e) {
@@ -421,8 +425,9 @@ class ReferenceMachine {
     switch (info.family) {
       case OpFamily::ScalarConst: {
         const ScalarValue v = evalScalar(*e.args[0]);
-        return checked(detail::scalarConvert(v, e.args[1]->dtype),
-                       "pl.const(" + detail::scalarText(v) + ", " + std::string(dtypeName(e.args[1]->dtype)) + ")");
+        return checked(detail::scalarConvert(v, e.args[1]->dtype), [&] {
+          return "pl.const(" + detail::scalarText(v) + ", " + std::string(dtypeName(e.args[1]->dtype)) + ")";
+        });
       }
       case OpFamily::Load: return load(e);
       case OpFamily::Store: return store(e);

@@ -88,6 +88,7 @@ ExprPtr Expr::clone() const {
   e->space = space;
   e->slot = slot;
   e->type = type;
+  e->args.reserve(args.size());  // one allocation, not a growth sequence per call
   for (const auto& a : args) e->args.push_back(a ? a->clone() : nullptr);
   return e;
 }
@@ -97,11 +98,13 @@ ExprPtr Expr::clone() const {
 namespace {
 std::vector<ExprPtr> cloneAll(const std::vector<ExprPtr>& v) {
   std::vector<ExprPtr> out;
+  out.reserve(v.size());
   for (const auto& e : v) out.push_back(e ? e->clone() : nullptr);
   return out;
 }
 Block cloneBlock(const Block& b) {
   Block out;
+  out.reserve(b.size());
   for (const auto& s : b) out.push_back(s->clone());
   return out;
 }
@@ -231,12 +234,24 @@ const Function* Program::defaultKernel() const {
 namespace {
 struct Differ {
   std::string diff;  // first difference found; empty while equal
-  std::vector<std::string> path;
+  /// Where the comparison is: "function NAME", "stmtN", "argN" steps, spelled only for a difference
+  /// (verify-each compares whole programs after every pass).
+  struct Step {
+    const char* label;
+    size_t index;
+    const std::string* name;  // a function's, else null
+  };
+  std::vector<Step> path;
 
   bool fail(const std::string& what) {
     if (diff.empty()) {
       std::ostringstream os;
-      for (const auto& p : path) os << p << "/";
+      for (const Step& p : path) {
+        if (p.name)
+          os << p.label << *p.name << "/";
+        else
+          os << p.label << p.index << "/";
+      }
       os << what;
       diff = os.str();
     }
@@ -244,7 +259,7 @@ struct Differ {
   }
   struct Scope {
     Differ& d;
-    Scope(Differ& d, std::string p) : d(d) { d.path.push_back(std::move(p)); }
+    Scope(Differ& d, Step step) : d(d) { d.path.push_back(step); }
     ~Scope() { d.path.pop_back(); }
   };
 
@@ -287,7 +302,7 @@ struct Differ {
     }
     if (a->args.size() != b->args.size()) return fail("argument count");
     for (size_t i = 0; i < a->args.size(); ++i) {
-      Scope s(*this, "arg" + std::to_string(i));
+      Scope s(*this, {"arg", i, nullptr});
       if (!expr(a->args[i].get(), b->args[i].get())) return false;
     }
     return true;
@@ -302,7 +317,7 @@ struct Differ {
   bool block(const Block& a, const Block& b) {
     if (a.size() != b.size()) return fail("statement count " + std::to_string(a.size()) + " vs " + std::to_string(b.size()));
     for (size_t i = 0; i < a.size(); ++i) {
-      Scope s(*this, "stmt" + std::to_string(i));
+      Scope s(*this, {"stmt", i, nullptr});
       if (!stmt(*a[i], *b[i])) return false;
     }
     return true;
@@ -341,7 +356,7 @@ struct Differ {
   }
 
   bool function(const Function& a, const Function& b) {
-    Scope s(*this, "function " + a.name);
+    Scope s(*this, {"function ", 0, &a.name});
     if (a.name != b.name) return fail("function name");
     if (a.type != b.type) return fail("function type");
     if (a.stage != b.stage) return fail("function stage");

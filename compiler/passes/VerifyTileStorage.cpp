@@ -63,15 +63,17 @@ class KernelStorageChecker {
   void checkRoots() {
     for (const auto& [name, r] : roots_) {
       const SpaceDesc& space = context_.target->space(r.space);
-      const std::string where = q(name) + " (" + std::string(memSpaceName(r.space)) + ", " +
-                                std::to_string(r.size) + " bytes)";
+      // Built only for a report (a check run on every planned program).
+      auto where = [&] {
+        return q(name) + " (" + std::string(memSpaceName(r.space)) + ", " + std::to_string(r.size) + " bytes)";
+      };
       if (!addressed()) {
-        if (r.addr) error(r.stmt->loc, "P1", where + " has addr=" + std::to_string(*r.addr) + ", but " + planner() +
+        if (r.addr) error(r.stmt->loc, "P1", where() + " has addr=" + std::to_string(*r.addr) + ", but " + planner() +
                                                  " gives allocation identities only; expected no address");
         continue;
       }
       if (!r.addr) {
-        error(r.stmt->loc, "P1", where + " has no address, but " + planner() +
+        error(r.stmt->loc, "P1", where() + " has no address, but " + planner() +
                                      " places every root; expected pl.tile.alloc(..., addr=A)");
         continue;
       }
@@ -80,13 +82,13 @@ class KernelStorageChecker {
           storageAlignment(tiles == tiles_.end() ? std::vector<const Type*>{} : tiles->second, *context_.target);
       ByteRange bytes{*r.addr, *r.addr + r.size};
       if (*r.addr % alignment != 0)
-        error(r.stmt->loc, "P14", where + " starts at " + std::to_string(*r.addr) + ", not a multiple of " +
+        error(r.stmt->loc, "P14", where() + " starts at " + std::to_string(*r.addr) + ", not a multiple of " +
                                       std::to_string(alignment) + " bytes");
       if (bytes.end > space.capacity)
-        error(r.stmt->loc, "P14", where + " occupies " + range(bytes.begin, bytes.end) + ", but " +
+        error(r.stmt->loc, "P14", where() + " occupies " + range(bytes.begin, bytes.end) + ", but " +
                                       capacityText(*context_.target, r.space));
       else if (space.reserved && space.reserved->overlaps(bytes))
-        error(r.stmt->loc, "P14", where + " occupies " + range(bytes.begin, bytes.end) + ", touching the reserved range " +
+        error(r.stmt->loc, "P14", where() + " occupies " + range(bytes.begin, bytes.end) + ", touching the reserved range " +
                                       range(space.reserved->begin, space.reserved->end) + " of " +
                                       std::string(context_.target->name));
     }
@@ -123,31 +125,31 @@ class KernelStorageChecker {
 
   /// Closure of one value's MemRef.
   void checkMemRef(const TileValue& v) {
-    const std::string name = q(v.binder->name);
+    auto name = [&] { return q(v.binder->name); };  // built only for a report
     if (!v.type.memref) {
-      error(v.binder->loc, "P18", name + " has no pl.MemRef; expected every Tile value of a planned kernel to name its storage");
+      error(v.binder->loc, "P18", name() + " has no pl.MemRef; expected every Tile value of a planned kernel to name its storage");
       return;
     }
     const MemRef& m = *v.type.memref;
     auto root = roots_.find(m.base);
     if (root == roots_.end())  // the verifier only accepts MemRef bases bound by pl.tile.alloc
-      throw std::logic_error("VerifyTileStorage: " + name + " names " + q(m.base) + ", which is no storage root");
+      throw std::logic_error("VerifyTileStorage: " + name() + " names " + q(m.base) + ", which is no storage root");
     const Root& r = root->second;
     const bool isSlice = v.kind == ValueKind::View && v.call->kind == Expr::Kind::Call &&
                          opInfo(v.call->op).family == OpFamily::Slice;
     // A view of a runtime-offset window (reshape, transpose_view, set_validshape, a rename) shares
     // its source's MemRef, so it is placed at run time exactly where that window is.
     const bool placedAtRunTime = isSlice || viewOfRuntimeWindow(v);
-    if (m.size <= 0) error(v.binder->loc, "P14", name + " has a MemRef of " + std::to_string(m.size) + " bytes");
+    if (m.size <= 0) error(v.binder->loc, "P14", name() + " has a MemRef of " + std::to_string(m.size) + " bytes");
     if (v.kind != ValueKind::View && m.size < tileBytes(v.type))
-      error(v.binder->loc, "P14", "the MemRef of " + name + " holds " + std::to_string(m.size) +
+      error(v.binder->loc, "P14", "the MemRef of " + name() + " holds " + std::to_string(m.size) +
                                       " bytes but the tile needs " + std::to_string(tileBytes(v.type)));
     if (!m.offset.isConst()) {
       if (!placedAtRunTime)
-        error(v.binder->loc, "P14", name + " has a runtime MemRef offset; only a slice window (or a view of one) may "
+        error(v.binder->loc, "P14", name() + " has a runtime MemRef offset; only a slice window (or a view of one) may "
                                            "be placed at run time");
       else if (m.size > r.size)
-        error(v.binder->loc, "P14", "the window of " + name + " spans " + std::to_string(m.size) + " bytes, more than root " +
+        error(v.binder->loc, "P14", "the window of " + name() + " spans " + std::to_string(m.size) + " bytes, more than root " +
                                         q(r.name) + " holds (" + std::to_string(r.size) + ")");
       return;
     }
@@ -155,11 +157,11 @@ class KernelStorageChecker {
     // P14 binds Tile-path kernels too: the hardware addresses every UB tile, view or not, from a
     // 32-byte aligned base, so an unaligned window is unrealizable whichever path lowers it.
     if (offset < 0 || offset % 32 != 0)
-      error(v.binder->loc, "P14", name + " has MemRef offset " + std::to_string(offset) +
+      error(v.binder->loc, "P14", name() + " has MemRef offset " + std::to_string(offset) +
                                       "; expected a nonnegative multiple of 32");
     const int64_t base = r.addr.value_or(0);
     if (offset - base < 0 || offset - base + m.size > r.size)
-      error(v.binder->loc, "P14", name + " occupies " + range(offset, offset + m.size) + ", outside root " + q(r.name) +
+      error(v.binder->loc, "P14", name() + " occupies " + range(offset, offset + m.size) + ", outside root " + q(r.name) +
                                       " at " + range(base, base + r.size));
     if (v.kind == ValueKind::View) checkInsideSource(v, m);
   }

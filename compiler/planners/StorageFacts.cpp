@@ -73,7 +73,10 @@ class FactsBuilder {
   static int nameSlot(const Expr* e) { return e && e->kind == Expr::Kind::Name ? e->slot : -1; }
 
   TileValue& add(TileValue v) {
-    f_.bySlot_[v.slot] = f_.values_.size();
+    if (v.slot < 0) throw std::logic_error("StorageFacts: a tile value without a slot (unverified IR)");
+    const auto slot = static_cast<size_t>(v.slot);
+    if (f_.bySlot_.size() <= slot) f_.bySlot_.resize(slot + 1, -1);
+    f_.bySlot_[slot] = static_cast<int>(f_.values_.size());
     f_.values_.push_back(std::move(v));
     return f_.values_.back();
   }
@@ -263,15 +266,8 @@ class FactsBuilder {
 StorageFacts::StorageFacts(const Function& fn) : fn_(fn) { FactsBuilder(*this).run(); }
 
 const TileValue* StorageFacts::value(int slot) const {
-  auto it = bySlot_.find(slot);
-  return it == bySlot_.end() ? nullptr : &values_[it->second];
-}
-
-std::vector<const Use*> StorageFacts::usesOf(int slot) const {
-  std::vector<const Use*> out;
-  for (const Use& u : uses_)
-    if (u.slot == slot) out.push_back(&u);
-  return out;
+  if (slot < 0 || static_cast<size_t>(slot) >= bySlot_.size() || bySlot_[static_cast<size_t>(slot)] < 0) return nullptr;
+  return &values_[static_cast<size_t>(bySlot_[static_cast<size_t>(slot)])];
 }
 
 const Stmt* StorageFacts::statementAt(int point) const {

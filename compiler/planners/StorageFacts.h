@@ -89,8 +89,6 @@ class StorageFacts {
   const std::vector<LoopExtent>& loops() const { return loops_; }
   /// Every use of a Tile, Tensor or scalar slot, in point order.
   const std::vector<Use>& uses() const { return uses_; }
-  /// Uses of one slot.
-  std::vector<const Use*> usesOf(int slot) const;
   /// The statement at an Assign/Eval/Return/Yield point (nullptr for header/backedge points).
   const Stmt* statementAt(int point) const;
   /// The point of a statement (its header point for compound ones).
@@ -132,7 +130,7 @@ class StorageFacts {
  private:
   const Function& fn_;
   std::vector<TileValue> values_;
-  std::map<int, size_t> bySlot_;
+  std::vector<int> bySlot_;  // slot -> index in values_, -1 for none (slots are dense from 0)
   std::vector<LoopExtent> loops_;
   std::vector<BranchExtent> branches_;
   std::vector<Use> uses_;

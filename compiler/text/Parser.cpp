@@ -10,6 +10,7 @@
 
 #include <charconv>
 #include <cstdlib>
+#include <concepts>
 #include <fstream>
 #include <limits>
 #include <optional>
@@ -177,6 +178,12 @@ class Parser {
   }
   const Token& expectPunct(std::string_view p, std::string_view context) {
     if (!cur().isPunct(p)) expected("'" + std::string(p) + "' " + std::string(context));
+    return take();
+  }
+  /// expectPunct with a context built only for the error (it names a type or a callee).
+  template <std::invocable Context>
+  const Token& expectPunct(std::string_view p, const Context& context) {
+    if (!cur().isPunct(p)) expected("'" + std::string(p) + "' " + context());
     return take();
   }
   const Token& expectKeyword(std::string_view k, std::string_view context) {
@@ -435,9 +442,9 @@ Type Parser::parseParamType(ParamDirection& direction) {
     direction = ahead(2).text == "Out" ? ParamDirection::Out : ParamDirection::InOut;
     std::string wrapper = "pl." + std::string(ahead(2).text);
     skipPlName();
-    expectPunct("[", "after '" + wrapper + "'");
+    expectPunct("[", [&] { return "after '" + wrapper + "'"; });
     Type t = parseType("inside " + wrapper + "[...]");
-    expectPunct("]", "to close '" + wrapper + "['");
+    expectPunct("]", [&] { return "to close '" + wrapper + "['"; });
     return t;
   }
   return parseType("for the parameter");
@@ -496,7 +503,7 @@ Shape Parser::parseTypeShape(std::string_view typeName) {
     shape.push_back(parseIntToken(take()));
     if (!acceptPunct(",")) break;
   }
-  expectPunct(close, "to close the shape of " + std::string(typeName));
+  expectPunct(close, [&] { return "to close the shape of " + std::string(typeName); });
   if (shape.size() != 2)
     fail(loc, std::string(typeName) + " must have rank 2 ([rows, cols]), found rank " + std::to_string(shape.size()));
   return Shape(shape);
@@ -513,10 +520,10 @@ DType Parser::parseDTypeRef(std::string_view context) {
 
 Type Parser::parseTileOrBufferType(bool isBuffer) {
   const std::string typeName = isBuffer ? "pl.Buffer" : "pl.Tile";
-  expectPunct("[", "after '" + typeName + "'");
+  expectPunct("[", [&] { return "after '" + typeName + "'"; });
   Shape shape = parseTypeShape(typeName);
-  expectPunct(",", "after the shape of " + typeName);
-  DType dt = parseDTypeRef("as the dtype of " + typeName);
+  expectPunct(",", [&] { return "after the shape of " + typeName; });
+  DType dt = parseDTypeRef(isBuffer ? "as the dtype of pl.Buffer" : "as the dtype of pl.Tile");
 
   std::optional<MemSpace> space;
   std::optional<MemRef> memref;
@@ -557,7 +564,7 @@ Type Parser::parseTileOrBufferType(bool isBuffer) {
     }
   }
   if (!space) fail(cur().loc, typeName + " type needs a memory space part such as pl.Mem.Vec, found " + describeToken(cur()));
-  expectPunct("]", "to close '" + typeName + "['");
+  expectPunct("]", [&] { return "to close '" + typeName + "['"; });
 
   Type t = isBuffer ? Type::buffer(shape[0], shape[1], dt, *space) : Type::tile(shape[0], shape[1], dt, *space);
   if (shorthand) t.layout = *layoutShorthand(*shorthand, t.layout.fractal);
@@ -1097,7 +1104,7 @@ ExprPtr Parser::parsePlExpr() {
 }
 
 std::vector<RawArg> Parser::parseCallArgs(std::string_view callee) {
-  expectPunct("(", "after '" + std::string(callee) + "'");
+  expectPunct("(", [&] { return "after '" + std::string(callee) + "'"; });
   std::vector<RawArg> args;
   while (!cur().isPunct(")")) {
     if (cur().isPunct("*") || cur().isPunct("**")) fail(cur().loc, "star-arguments are not supported");
@@ -1116,7 +1123,7 @@ std::vector<RawArg> Parser::parseCallArgs(std::string_view callee) {
     args.push_back(std::move(a));
     if (!acceptPunct(",")) break;
   }
-  expectPunct(")", "to close the arguments of '" + std::string(callee) + "'");
+  expectPunct(")", [&] { return "to close the arguments of '" + std::string(callee) + "'"; });
   return args;
 }
 
@@ -1172,9 +1179,9 @@ void Parser::checkScalarArg(std::string_view what, const Expr& e) const {
 }
 
 void Parser::checkArgKind(const OpInfo& info, const ParamSpec& param, const Expr& arg) const {
-  const std::string what = "argument '" + std::string(param.name) + "' of " + opName(info);
-  auto mismatch = [&](std::string_view expectedShape, const Expr& found) {
-    fail(found.loc, what + " must be " + std::string(expectedShape) + ", found " + describeExpr(found));
+  auto mismatch = [&](std::string_view expectedShape, const Expr& found) {  // the message built only to fail
+    fail(found.loc, "argument '" + std::string(param.name) + "' of " + opName(info) + " must be " +
+                        std::string(expectedShape) + ", found " + describeExpr(found));
   };
   switch (param.kind) {
     case ParamKind::Value:
