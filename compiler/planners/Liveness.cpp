@@ -8,7 +8,17 @@ namespace ptodiff::storage {
 
 Liveness::Liveness(const StorageFacts& facts, const AliasFamilies& families, FaultSwitch faults)
     : faults_(faults), facts_(facts), families_(families) {
-  for (const Use& u : facts_.uses()) usesAt_[u.point].push_back(&u);
+  // Counting sort of the uses by point (two arrays rather than a map of vectors: one of these is
+  // built per planner and per check of every case).
+  usesStart_.assign(static_cast<size_t>(std::max(facts_.numPoints(), 0)) + 1, 0);
+  for (const Use& u : facts_.uses()) {
+    if (u.point < 0 || u.point >= facts_.numPoints()) throw std::logic_error("Liveness: a use outside the kernel's points");
+    ++usesStart_[static_cast<size_t>(u.point) + 1];
+  }
+  for (size_t p = 1; p < usesStart_.size(); ++p) usesStart_[p] += usesStart_[p - 1];
+  usesAt_.resize(facts_.uses().size());
+  std::vector<size_t> next(usesStart_.begin(), usesStart_.end() - 1);
+  for (const Use& u : facts_.uses()) usesAt_[next[static_cast<size_t>(u.point)]++] = &u;
   collectReferences();
   if (!faults_.on(Fault::LivenessIgnoresLoopExtension)) extendOverLoops();
   groupVersions();
@@ -121,10 +131,11 @@ bool Liveness::endsInPlaceInto(int ending, int starting) const {
   const TileValue* result = facts_.value(starting);
   const LiveRange endRange = range(ending);
   if (!result || result->point != endRange.end || range(starting).start != result->point) return false;
-  auto at = usesAt_.find(result->point);
-  if (at == usesAt_.end()) return false;
+  const auto point = static_cast<size_t>(result->point);
+  if (point + 1 >= usesStart_.size()) return false;
   bool readsEnding = false;
-  for (const Use* u : at->second) {
+  for (size_t i = usesStart_[point]; i < usesStart_[point + 1]; ++i) {
+    const Use* u = usesAt_[i];
     const std::vector<int>& family = families_.family(u->slot);
     if (std::find(family.begin(), family.end(), ending) == family.end()) continue;
     if (family.size() != 1 || !readsInPlace(*result, u->slot)) return false;

@@ -88,7 +88,9 @@ class Liveness {
   const StorageFacts& facts_;
   const AliasFamilies& families_;
   std::map<int, LiveRange> ranges_;
-  std::map<int, std::vector<const Use*>> usesAt_;
+  // The uses at each point, flattened: usesAt_[usesStart_[p] .. usesStart_[p + 1]) are point p's.
+  std::vector<const Use*> usesAt_;
+  std::vector<size_t> usesStart_;
   std::map<int, int> versionOf_;  // identity -> representative of its version group
   std::map<int, std::vector<int>> versionMembers_;  // representative -> its group's identities, ascending
 

@@ -57,7 +57,6 @@ class FactsBuilder {
 
   int newPoint(const Stmt* s) {
     f_.stmtAt_.push_back(s);
-    if (s) f_.pointOf_[s] = f_.numPoints_;
     return f_.numPoints_++;
   }
 
@@ -276,8 +275,10 @@ const Stmt* StorageFacts::statementAt(int point) const {
 }
 
 int StorageFacts::pointOf(const Stmt* s) const {
-  auto it = pointOf_.find(s);
-  return it == pointOf_.end() ? -1 : it->second;
+  // Rarely asked (a few times per kernel), so a scan of the points rather than a map built for every kernel.
+  if (!s) return -1;
+  const auto it = std::find(stmtAt_.rbegin(), stmtAt_.rend(), s);
+  return it == stmtAt_.rend() ? -1 : static_cast<int>(stmtAt_.rend() - it) - 1;
 }
 
 bool StorageFacts::exclusive(int a, int b) const {

@@ -135,7 +135,6 @@ class StorageFacts {
   std::vector<BranchExtent> branches_;
   std::vector<Use> uses_;
   std::vector<const Stmt*> stmtAt_;
-  std::map<const Stmt*, int> pointOf_;
   std::map<int, const Expr*> scalarDefs_;
   std::map<int, const ForStmt*> inductionVars_;
   std::map<int, std::vector<const Param*>> tensorParams_;
