@@ -16,26 +16,11 @@ namespace {
 
 std::string pairText(int64_t a, int64_t b) { return "[" + std::to_string(a) + ", " + std::to_string(b) + "]"; }
 
-std::string tensorTypeText(DType dt, int64_t rows, int64_t cols) {
-  return std::string(dtypeName(dt)) + " " + pairText(rows, cols);
-}
-
 /// A tensor argument checked against its parameter; written flags start clear (they describe
 /// this run), an absent poison vector means "none".
 Tensor checkedTensor(const std::string& file, const Param& p, const Tensor& given) {
-  const Type& t = p.type;
-  if (t.shape.size() != 2)
-    throwError(file, p.loc, "tensor parameter '" + p.name + "' is not rank 2; expected a [rows, cols] tensor");
-  if (given.dtype != t.dtype || given.rows != t.rows() || given.cols != t.cols())
-    throwError(file, p.loc, "tensor argument '" + p.name + "' is " + tensorTypeText(given.dtype, given.rows, given.cols) +
-                                "; expected " + tensorTypeText(t.dtype, t.rows(), t.cols()));
+  checkTensorArgument(file, p, given);
   const size_t n = static_cast<size_t>(given.elements());
-  if (given.bytes.size() != n * static_cast<size_t>(given.esize()))
-    throwError(file, p.loc, "tensor argument '" + p.name + "' holds " + std::to_string(given.bytes.size()) +
-                                " bytes; expected " + std::to_string(n * static_cast<size_t>(given.esize())));
-  if (!given.poison.empty() && given.poison.size() != n)
-    throwError(file, p.loc, "tensor argument '" + p.name + "' has " + std::to_string(given.poison.size()) +
-                                " poison flags; expected " + std::to_string(n));
   // Bits and poison only: the written flags and formulas describe this run, not the argument's.
   Tensor out;
   out.dtype = given.dtype;
@@ -72,6 +57,26 @@ ScalarValue checkedScalar(const std::string& file, const Param& p, const ScalarV
 }
 
 }  // namespace
+
+std::string tensorTypeText(DType dt, int64_t rows, int64_t cols) {
+  return std::string(dtypeName(dt)) + " " + pairText(rows, cols);
+}
+
+void checkTensorArgument(const std::string& file, const Param& p, const Tensor& given) {
+  const Type& t = p.type;
+  if (t.shape.size() != 2)
+    throwError(file, p.loc, "tensor parameter '" + p.name + "' is not rank 2; expected a [rows, cols] tensor");
+  if (given.dtype != t.dtype || given.rows != t.rows() || given.cols != t.cols())
+    throwError(file, p.loc, "tensor argument '" + p.name + "' is " + tensorTypeText(given.dtype, given.rows, given.cols) +
+                                "; expected " + tensorTypeText(t.dtype, t.rows(), t.cols()));
+  const size_t n = static_cast<size_t>(given.elements());
+  if (given.bytes.size() != n * static_cast<size_t>(given.esize()))
+    throwError(file, p.loc, "tensor argument '" + p.name + "' holds " + std::to_string(given.bytes.size()) +
+                                " bytes; expected " + std::to_string(n * static_cast<size_t>(given.esize())));
+  if (!given.poison.empty() && given.poison.size() != n)
+    throwError(file, p.loc, "tensor argument '" + p.name + "' has " + std::to_string(given.poison.size()) +
+                                " poison flags; expected " + std::to_string(n));
+}
 
 Launch bindKernelArgs(const std::string& file, const Function& kernel, const KernelArgs& args, ExprPool* symbols) {
   for (const Param& p : kernel.params)

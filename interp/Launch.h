@@ -49,6 +49,13 @@ struct Launch {
 Launch bindKernelArgs(const std::string& file, const Function& kernel, const KernelArgs& args,
                       ExprPool* symbols = nullptr);
 
+/// A tensor argument against its parameter, as bindKernelArgs checks it (the oracle binds the
+/// same arguments): rank 2, the parameter's dtype and shape, one byte string per element and, when
+/// given, one poison flag per element. Throws DiagnosticError located at the parameter.
+void checkTensorArgument(const std::string& file, const Param& p, const Tensor& given);
+/// "FP32 [16, 32]": a tensor's dtype and shape in messages.
+std::string tensorTypeText(DType dt, int64_t rows, int64_t cols);
+
 /// block_num must be in [1, 2^31); throws DiagnosticError otherwise.
 void checkBlockNum(const std::string& file, int64_t blockNum);
 

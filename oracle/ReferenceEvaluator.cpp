@@ -13,6 +13,7 @@
 #include <variant>
 #include <vector>
 
+#include "interp/Launch.h"
 #include "interp/ProgramFault.h"
 #include "oracle/ElementDecode.h"
 #include "oracle/Oracle.h"
@@ -119,25 +120,9 @@ OracleTensor referenceOf(const std::string& name, const Tensor& t) {
   return out;
 }
 
-std::string tensorTypeText(DType dt, int64_t rows, int64_t cols) {
-  return std::string(dtypeName(dt)) + " " + pairText(rows, cols);
-}
-
 /// A tensor argument checked against its parameter (DiagnosticError when it does not fit).
 OracleTensor checkedTensor(const std::string& file, const Param& p, const Tensor& given) {
-  const Type& t = p.type;
-  if (t.shape.size() != 2)
-    throwError(file, p.loc, "tensor parameter '" + p.name + "' is not rank 2; expected a [rows, cols] tensor");
-  if (given.dtype != t.dtype || given.rows != t.rows() || given.cols != t.cols())
-    throwError(file, p.loc, "tensor argument '" + p.name + "' is " + tensorTypeText(given.dtype, given.rows, given.cols) +
-                                "; expected " + tensorTypeText(t.dtype, t.rows(), t.cols()));
-  const size_t n = static_cast<size_t>(given.elements());
-  if (given.bytes.size() != n * static_cast<size_t>(given.esize()))
-    throwError(file, p.loc, "tensor argument '" + p.name + "' holds " + std::to_string(given.bytes.size()) +
-                                " bytes; expected " + std::to_string(n * static_cast<size_t>(given.esize())));
-  if (!given.poison.empty() && given.poison.size() != n)
-    throwError(file, p.loc, "tensor argument '" + p.name + "' has " + std::to_string(given.poison.size()) +
-                                " poison flags; expected " + std::to_string(n));
+  checkTensorArgument(file, p, given);
   return referenceOf(p.name, given);
 }
 
