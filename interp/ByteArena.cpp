@@ -58,7 +58,6 @@ void ByteArena::clear() {
 ByteArena::Page& ByteArena::page(int64_t addr) {
   auto& slot = pages_[static_cast<size_t>(addr / kPageBytes)];
   if (!slot) {
-    touched_.push_back(static_cast<size_t>(addr / kPageBytes));
     // Every field is set below, so a page of an earlier arena is as good as a new one.
     std::vector<std::unique_ptr<Page>>& spare = sparePages();
     if (spare.empty()) {
@@ -67,6 +66,7 @@ ByteArena::Page& ByteArena::page(int64_t addr) {
       slot = std::move(spare.back());
       spare.pop_back();
     }
+    touched_.push_back(static_cast<size_t>(addr / kPageBytes));
     slot->bytes = freshBytes(addr / kPageBytes);
     slot->poison.fill(1);
     slot->event.fill(kNoEvent);
