@@ -1,7 +1,6 @@
 #include "compiler/passes/SelectBufferIRFunctions.h"
 
 #include <algorithm>
-#include <bit>
 #include <initializer_list>
 #include <map>
 #include <set>
@@ -38,49 +37,6 @@ bool arithmeticAccepts(Opcode op, DType d) {
 }
 
 bool staticallyEqual(const Extent& a, const Extent& b) { return a == b && a.kind != Extent::Kind::Dynamic; }
-
-/// The largest k with 2^k dividing every value of an INDEX expression (63 for 0), proven from
-/// literals, + - *, scalar definitions and induction variables (W16). Unknown values give 0.
-class AlignmentProver {
- public:
-  explicit AlignmentProver(const StorageFacts& facts) : facts_(facts) {}
-
-  bool multipleOf(const Expr& e, int64_t m) const {
-    return valuation(e, 0) >= std::countr_zero(static_cast<uint64_t>(m));
-  }
-
- private:
-  static constexpr int kZero = 63;
-  const StorageFacts& facts_;
-
-  static int literal(int64_t v) {
-    return v == 0 ? kZero : std::countr_zero(static_cast<uint64_t>(v < 0 ? -v : v));
-  }
-
-  int valuation(const Expr& e, int depth) const {
-    if (depth > 64) return 0;
-    switch (e.kind) {
-      case Expr::Kind::IntLit: return literal(e.intValue);
-      case Expr::Kind::Unary: return e.unop == UnOp::Neg ? valuation(*e.args[0], depth + 1) : 0;
-      case Expr::Kind::Binary: {
-        int a = valuation(*e.args[0], depth + 1), b = valuation(*e.args[1], depth + 1);
-        if (e.binop == BinOp::Add || e.binop == BinOp::Sub) return std::min(a, b);
-        if (e.binop == BinOp::Mul) return std::min(kZero, a + b);
-        return 0;
-      }
-      case Expr::Kind::Call:
-        if (e.op == Opcode::Const && e.args[0]) return valuation(*e.args[0], depth + 1);
-        return 0;
-      case Expr::Kind::Name: {
-        if (const Expr* def = facts_.scalarDefinition(e.slot)) return valuation(*def, depth + 1);
-        if (const ForStmt* loop = facts_.inductionLoop(e.slot))
-          return std::min(valuation(*loop->start, depth + 1), valuation(*loop->step, depth + 1));
-        return 0;
-      }
-      default: return 0;
-    }
-  }
-};
 
 class KernelSelector;
 
@@ -126,7 +82,7 @@ class KernelSelector {
 
  public:
   KernelSelector(const Function& fn, const PassContext& context)
-      : fn_(fn), context_(context), facts_(fn), families_(facts_, plannedInPlacePolicy(facts_)), prover_(facts_) {}
+      : fn_(fn), context_(context), facts_(fn), families_(facts_, plannedInPlacePolicy(facts_)) {}
 
   SelectionVerdict run() {
     if (!context_.enableBufferIR)
@@ -154,7 +110,6 @@ class KernelSelector {
   const PassContext& context_;
   StorageFacts facts_;
   AliasFamilies families_;
-  AlignmentProver prover_;
   std::vector<SelectionReason> reasons_;
 
   void reject(std::string rule, SourceLoc loc, std::string message) {
@@ -442,7 +397,7 @@ class KernelSelector {
   void requireAlignedColumn(const Expr& offsets, DType dtype, const std::string& what, SourceLoc loc) {
     const Expr* col = offsets.kind == Expr::Kind::List && offsets.args.size() == 2 ? offsets.args[1].get() : nullptr;
     const int64_t elements = 32 / std::min<int64_t>(32, dtypeSize(dtype));
-    if (!col || !prover_.multipleOf(*col, elements))
+    if (!col || !lower::provablyMultipleOf(*col, elements, {&facts_.scalarDefinitions(), &facts_.inductionLoops()}))
       reject("W16", loc, what + ": the column offset is not provably a multiple of " + std::to_string(elements) + " " +
                              dt(dtype) + " elements (32 bytes)");
   }

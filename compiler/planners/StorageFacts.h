@@ -120,6 +120,9 @@ class StorageFacts {
   /// statement of an induction variable.
   const Expr* scalarDefinition(int slot) const;
   const ForStmt* inductionLoop(int slot) const;
+  /// Every scalar's defining expression and every induction variable's loop, by frame slot.
+  const std::map<int, const Expr*>& scalarDefinitions() const { return scalarDefs_; }
+  const std::map<int, const ForStmt*>& inductionLoops() const { return inductionVars_; }
   /// Tensor slots (parameters, store results, carries) -> the parameters they may refer to.
   const std::vector<const Param*>& tensorParams(int slot) const;
 

@@ -1,5 +1,6 @@
 #include "compiler/passes/lower/LowerSupport.h"
 
+#include <bit>
 #include <limits>
 #include <numeric>
 
@@ -162,38 +163,46 @@ std::string NameAllocator::fresh(const std::string& stem) {
 
 // ---- alignment proofs ----
 
-bool provablyMultipleOf(const Expr& e, int64_t m, const std::map<int, const Expr*>& defs, int depth) {
-  if (m <= 1) return true;
-  if (depth > 32) return false;  // a long definition chain: give up rather than recurse without bound
-  if (std::optional<int64_t> c = literalInt(e)) return *c % m == 0;
+namespace {
+
+constexpr int kValuationOfZero = 63;
+
+/// The largest k with 2^k dividing every value of `e` (kValuationOfZero for 0); 0 when unknown.
+int twoAdicValuation(const Expr& e, const ScalarOrigins& origins, int depth) {
+  if (depth > 64) return 0;  // a long definition chain: give up rather than recurse without bound
+  if (std::optional<int64_t> c = literalInt(e))
+    return *c == 0 ? kValuationOfZero : std::countr_zero(static_cast<uint64_t>(*c < 0 ? -*c : *c));
   switch (e.kind) {
-    case Expr::Kind::Name: {
-      auto def = defs.find(e.slot);
-      return def != defs.end() && def->second && provablyMultipleOf(*def->second, m, defs, depth + 1);
-    }
     case Expr::Kind::Unary:
-      return e.unop == UnOp::Neg && provablyMultipleOf(*e.args[0], m, defs, depth + 1);
-    case Expr::Kind::Binary:
-      switch (e.binop) {
-        case BinOp::Add:
-        case BinOp::Sub:
-          return provablyMultipleOf(*e.args[0], m, defs, depth + 1) &&
-                 provablyMultipleOf(*e.args[1], m, defs, depth + 1);
-        case BinOp::Mul: {
-          // a * b is a multiple of m when a is a multiple of m / gcd(m, b's literal) (or vice versa).
-          for (int side = 0; side < 2; ++side) {
-            if (std::optional<int64_t> c = literalInt(*e.args[side])) {
-              int64_t rest = m / std::gcd(m, *c < 0 ? -*c : *c);
-              if (rest == 1 || provablyMultipleOf(*e.args[1 - side], rest, defs, depth + 1)) return true;
-            }
-          }
-          return provablyMultipleOf(*e.args[0], m, defs, depth + 1) ||
-                 provablyMultipleOf(*e.args[1], m, defs, depth + 1);
-        }
-        default: return false;
-      }
-    default: return false;
+      return e.unop == UnOp::Neg && e.args[0] ? twoAdicValuation(*e.args[0], origins, depth + 1) : 0;
+    case Expr::Kind::Binary: {
+      if (e.binop != BinOp::Add && e.binop != BinOp::Sub && e.binop != BinOp::Mul) return 0;
+      const int a = twoAdicValuation(*e.args[0], origins, depth + 1);
+      const int b = twoAdicValuation(*e.args[1], origins, depth + 1);
+      return e.binop == BinOp::Mul ? std::min(kValuationOfZero, a + b) : std::min(a, b);
+    }
+    case Expr::Kind::Call:
+      return e.op == Opcode::Const && e.args[0] ? twoAdicValuation(*e.args[0], origins, depth + 1) : 0;
+    case Expr::Kind::Name: {
+      if (origins.definitions)
+        if (auto d = origins.definitions->find(e.slot); d != origins.definitions->end() && d->second)
+          return twoAdicValuation(*d->second, origins, depth + 1);
+      if (origins.inductionLoops)
+        if (auto l = origins.inductionLoops->find(e.slot); l != origins.inductionLoops->end() && l->second)
+          return std::min(twoAdicValuation(*l->second->start, origins, depth + 1),
+                          twoAdicValuation(*l->second->step, origins, depth + 1));
+      return 0;
+    }
+    default: return 0;
   }
+}
+
+}  // namespace
+
+bool provablyMultipleOf(const Expr& e, int64_t m, const ScalarOrigins& origins) {
+  if (m <= 1) return true;
+  if (!std::has_single_bit(static_cast<uint64_t>(m))) return false;
+  return twoAdicValuation(e, origins, 0) >= std::countr_zero(static_cast<uint64_t>(m));
 }
 
 }  // namespace ptodiff::lower

@@ -93,10 +93,20 @@ class NameAllocator {
   std::set<std::string> used_;
 };
 
-/// Proves that the INDEX expression `e` is a multiple of `m` for every value of its names, using
-/// literals, +, -, * and the scalar definitions in `defs` (frame slot -> defining expression).
-/// False when no proof is found (W16: unproven alignment is rejected, never assumed).
-bool provablyMultipleOf(const Expr& e, int64_t m, const std::map<int, const Expr*>& defs, int depth = 0);
+/// Where the values of a kernel's INDEX names come from (frame slot -> origin): the expression a
+/// scalar is bound to, or the counted loop whose induction variable it is.
+struct ScalarOrigins {
+  const std::map<int, const Expr*>* definitions = nullptr;
+  const std::map<int, const ForStmt*>* inductionLoops = nullptr;
+};
+
+/// Proves that the INDEX expression `e` is a multiple of the power of two `m` for every value of
+/// its names: the largest power of two dividing it, from literals, unary -, +, -, *, the names'
+/// definitions and an induction variable's start and step (start + k * step). False when no
+/// proof is found, or `m` is no power of two (W16: unproven alignment is rejected, never
+/// assumed). Selection and the lowering both ask this one prover, so a kernel selected on an
+/// alignment proof always lowers.
+bool provablyMultipleOf(const Expr& e, int64_t m, const ScalarOrigins& origins);
 
 /// The integer a literal (or a negated literal) denotes.
 std::optional<int64_t> literalInt(const Expr& e);

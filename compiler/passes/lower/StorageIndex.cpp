@@ -223,6 +223,7 @@ void StorageIndex::walkStmt(const Stmt& s, int depth) {
     case Stmt::Kind::For: {
       const auto& f = s.as<ForStmt>();
       reserveScalar(f.inductionVar);
+      inductionLoops_[f.inductionVar.slot] = &f;
       loopCarries(f.iterArgs, f.inits, f.loc, "for", depth);
       walkBlock(f.body, depth + 1);
       loopResults(f, f.iterArgs, f.body, "for", depth);
@@ -634,7 +635,7 @@ void StorageIndex::checkWindowAlignment(const Expr& call, const std::array<const
       continue;
     }
     const int64_t need = 32 / std::gcd<int64_t>(32, stride);
-    if (!provablyMultipleOf(*offsets[axis], need, scalarDefs_))
+    if (!provablyMultipleOf(*offsets[axis], need, ScalarOrigins{&scalarDefs_, &inductionLoops_}))
       failure_.fail("W16", opName(call), loc,
                     "the window offset " + std::string(axis == 0 ? "row " : "column ") +
                         printExpr(*offsets[axis]) + " is not provably a multiple of " +

@@ -195,6 +195,7 @@ class StorageIndex {
   std::map<int, AssemblePlan> assembles_;
   std::map<int, Valid2> products_;
   std::map<int, const Expr*> scalarDefs_;
+  std::map<int, const ForStmt*> inductionLoops_;  // W16 proves alignment from a loop's start and step
   std::map<std::pair<const Block*, size_t>, std::vector<int>> deferredRoots_;  // P3
   NameAllocator names_;
   Root::Path path_;

@@ -150,6 +150,22 @@ std::vector<Row> rows() {
                     "            r = pl.yield_(o1)\n"
                     "        return r\n",
                     "", "pl.Tensor[[64, 16], pl.FP32]"});
+  out.push_back(Row{"W16_product_of_two_even_terms_proven_aligned",
+                    "a: pl.Tensor[[16, 64], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]",
+                    "        x = pl.tile.load(a, [0, 0], [16, 64])\n"
+                    "        b = pl.tile.get_block_idx()\n"
+                    "        s = pl.tile.slice(x, [16, 16], [0, (b * 2) * (b * 4)])\n"
+                    "        r = pl.tile.store(s, [0, 0], out)\n        return r\n",
+                    "", "pl.Tensor[[16, 16], pl.FP32]"});
+  out.push_back(Row{"W16_induction_variable_with_an_odd_step",
+                    "a: pl.Tensor[[16, 64], pl.FP32], out: pl.Out[pl.Tensor[[64, 16], pl.FP32]]",
+                    "        x = pl.tile.load(a, [0, 0], [16, 64])\n"
+                    "        for c, (o,) in pl.range(0, 48, 12, init_values=(out,)):\n"
+                    "            s = pl.tile.slice(x, [16, 16], [0, c])\n"
+                    "            o1 = pl.tile.store(s, [c, 0], o)\n"
+                    "            r = pl.yield_(o1)\n"
+                    "        return r\n",
+                    "W16", "pl.Tensor[[64, 16], pl.FP32]"});
   out.push_back(Row{"W16_unprovable_column_offset",
                     "a: pl.Tensor[[16, 64], pl.FP32], c: pl.Scalar[pl.INDEX], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]",
                     "        x = pl.tile.load(a, [0, 0], [16, 64])\n"
@@ -388,9 +404,39 @@ TEST_P(SelectTable, SelectsKernelsInsideTheContractAndKeepsTheRestOnTile) {
   }
 }
 
+// C2/C8 from selection's side: a kernel selected for the Buffer path lowers under every planner.
+// Selection decides on the same proofs the lowering needs (W16's alignment among them), so a
+// disagreement is a compile-error on a kernel the contract promises to lower (fuzz campaign seed
+// 201: an offset that is a loop's induction variable, tests/fuzz-regressions/
+// fill_loop_window_offset_is_the_induction_variable).
+class SelectedKernel : public testing::TestWithParam<Row> {};
+
+TEST_P(SelectedKernel, LowersUnderEveryPlanner) {
+  const Row& row = GetParam();
+  Program p = parseVerified(kernelProgram(row.params, row.body, row.result), row.name + ".py");
+  for (Planner planner : {Planner::PYPTO, Planner::DSA_RP, Planner::PTOAS}) {
+    std::string failure;
+    try {
+      lowerUpTo(p, contextFor(planner), "");
+    } catch (const DiagnosticError& e) {
+      failure = e.what();
+    }
+    EXPECT_EQ(failure, "") << plannerName(planner);
+  }
+}
+
 std::string rowName(const testing::TestParamInfo<Row>& info) { return info.param.name; }
 
 INSTANTIATE_TEST_SUITE_P(SelectTable, SelectTable, testing::ValuesIn(rows()), rowName);
+
+std::vector<Row> selectedRows() {
+  std::vector<Row> out;
+  for (Row& r : rows())
+    if (r.rule.empty()) out.push_back(std::move(r));
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(SelectTable, SelectedKernel, testing::ValuesIn(selectedRows()), rowName);
 
 // ---- options, targets and the recorded verdict ----
 
