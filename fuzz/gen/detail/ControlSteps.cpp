@@ -601,4 +601,100 @@ int KernelGenerator::stepWhile(int budget) {
   return 1 + used;
 }
 
+int KernelGenerator::stepFillLoop(int budget) {
+  // No single trip defines the tile: the carry is never an operand, and only the static trip count
+  // makes the loop's result defined everywhere. Each assemble updates the carry in place (W4,
+  // A21), so every path must keep the chunks of earlier trips in the one storage the loop carries,
+  // while the window moves with the induction variable (W16 proves its alignment from the loop's
+  // start and step).
+  std::optional<TileVal> donor;
+  if (has(Feature::Slices) && choose_.chance(60))
+    donor = pickTile([&](const TileVal& v) {
+      return usable(v) && v.space() == MemSpace::Vec && !v.runtimeValid && plainLayout(v) && v.fullyValid() &&
+             v.def.full() && v.origin != Origin::Relabel && v.pitchCols == v.cols() &&
+             v.cols() % unitOf(v.dtype()) == 0;
+    });
+  const DType dt = donor ? donor->dtype() : pickVecDType();
+  const auto [R, C] = donor ? std::array<int64_t, 2>{donor->rows(), donor->cols()} : pickShape(dt);
+  const int64_t unit = unitOf(dt);
+  // Chunks along rows (any source) or, from a donor, along 32-byte column units; 2 to 5 trips.
+  auto chunkSizes = [](int64_t extent, int64_t step) {
+    std::vector<int64_t> sizes;
+    for (int64_t d = step; d < extent; d += step)
+      if (extent % d == 0 && extent / d <= 5) sizes.push_back(d);
+    return sizes;
+  };
+  const std::vector<int64_t> rowChunks = chunkSizes(R, 1);
+  const std::vector<int64_t> colChunks = donor ? chunkSizes(C, unit) : std::vector<int64_t>{};
+  if (rowChunks.empty() && colChunks.empty()) return 1;
+  const bool alongRows = colChunks.empty() || (!rowChunks.empty() && choose_.chance(60));
+  const int64_t chunk = choose_.pick(alongRows ? rowChunks : colChunks);
+  const int64_t trips = (alongRows ? R : C) / chunk;
+  const size_t form = choose_.below(3);  // i * chunk, (trips - 1 - i) * chunk as M - i * chunk, range step chunk
+
+  TileVal created = emitCreate(R, C, dt);
+  auto loop = std::make_unique<ForStmt>(SourceLoc{});
+  ForStmt& f = *loop;
+  const std::string iv = fresh("i");
+  f.inductionVar = binder(iv);
+  f.start = intLit(0);
+  f.stop = intLit(form == 2 ? trips * chunk : trips);
+  f.step = intLit(form == 2 ? chunk : 1);
+  TileVal carry = created;
+  carry.name = fresh("c");
+  carry.storage = newStorage();
+  f.iterArgs.push_back(binder(carry.name));
+  f.inits.push_back(name(created.name));
+  const int64_t last = (trips - 1) * chunk;
+  auto window = [&]() -> IndexExpr {
+    switch (form) {
+      case 1: return {binary(BinOp::Sub, intLit(last), mul(name(iv), intLit(chunk))), 0, last};
+      case 2: return {name(iv), 0, last};
+      default: return {mul(name(iv), intLit(chunk)), 0, last};
+    }
+  };
+  auto origin = [&] { return IndexExpr{intLit(0), 0, 0}; };
+
+  if (donor) pinned_.insert(donor->storage);  // a setter in the body must not retire the chunks' source
+  scopes_.push_back(Scope{&f.body, {}, {}, {}});
+  loops_.push_back({form == 2 ? binary(BinOp::FloorDiv, name(iv), intLit(chunk)) : name(iv), trips});
+  addScalar({iv, DType::INDEX, 0, form == 2 ? last : trips - 1, {}});
+  int used = 0;
+  if (choose_.chance(40))
+    used = genBlock(static_cast<int>(choose_.between(1, std::max<int64_t>(1, std::min(budget - 1, 3)))));
+  TileVal piece;
+  if (donor) {
+    piece = alongRows ? emitSlice(*donor, chunk, C, window(), origin(), std::nullopt)
+                      : emitSlice(*donor, R, chunk, origin(), window(), std::nullopt);
+    addTile(piece);
+  } else {
+    // Reads never race: every block may read the same rows.
+    const size_t t = inTensor(dt, R, C);
+    piece = emitVecLoad(name(tensors_[t].name), window().expr, 0, {chunk, C}, {chunk, C}, false, dt, inputRange(dt));
+    addTile(piece);
+  }
+  // A computed chunk has a pitch of its own, equal to the carry's only for whole rows (W7).
+  if (alongRows && dt == DType::FP32 && has(Feature::ElementwiseFP32) && choose_.chance(40)) piece = absTile(piece);
+  carry.range = piece.range;
+  const TileVal filled =
+      alongRows ? emitAssemble(carry, piece, window(), origin()) : emitAssemble(carry, piece, origin(), window());
+  const std::string result = fresh("r");
+  std::vector<ExprPtr> yielded;
+  yielded.push_back(name(filled.name));
+  emit(makeYield(std::move(yielded), {result}));
+  scopes_.pop_back();
+  loops_.pop_back();
+  if (donor) pinned_.erase(pinned_.find(donor->storage));
+  emit(std::move(loop));
+
+  TileVal r = created;
+  r.name = result;
+  r.def = Mask::all(R, C);
+  r.validDefined = true;
+  r.range = piece.range;
+  r.storage = newStorage();
+  addTile(r);
+  return 1 + used;
+}
+
 }  // namespace ptodiff::fuzz::detail

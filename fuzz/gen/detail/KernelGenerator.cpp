@@ -79,6 +79,7 @@ int KernelGenerator::genStep(int budget) {
       {has(Feature::If) && control ? 2 : 0, &KernelGenerator::stepIf},
       {has(Feature::For) && control ? 2 : 0, &KernelGenerator::stepFor},
       {has(Feature::While) && control ? 2 : 0, &KernelGenerator::stepWhile},
+      {has(Feature::For) && has(Feature::Assemble) && control ? 1 : 0, &KernelGenerator::stepFillLoop},
       {has(Feature::Cube) ? 2 : 0, &KernelGenerator::stepCube},
       {ooc ? 1 : 0, &KernelGenerator::stepReduction},
       {has(Feature::TransposeView) && ooc ? 2 : 0, &KernelGenerator::stepTransposeVec},

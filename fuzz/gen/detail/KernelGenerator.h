@@ -232,6 +232,8 @@ class KernelGenerator {
   int stepExtract(int budget);
   int stepAssemble(int budget);
   int stepCreateAssemble(int budget);
+  /// `create(shape, dt)` into a Vec tile of its own, every lane poison.
+  TileVal emitCreate(int64_t rows, int64_t cols, DType dt);
   int stepReshape(int budget);
   int stepSetValidStatic(int budget);
   int stepRuntimeValid(int budget);
@@ -256,6 +258,9 @@ class KernelGenerator {
   int stepIf(int budget);
   int stepFor(int budget);
   int stepWhile(int budget);
+  /// A Vec `create` filled chunk by chunk in a counted loop, each trip assembling its chunk into
+  /// the carry at a runtime window of the induction variable.
+  int stepFillLoop(int budget);
   ExprPtr pickCondition();
   /// Tiles an enclosing region may carry or yield (own storage, static valid, defined); with
   /// `viewsToo`, windows and relabels as well.

@@ -34,6 +34,16 @@ struct Interval {
   bool awayFromZero(double d) const { return lo >= d || hi <= -d; }
 };
 
+/// Elements of `dt` in one 32-byte unit: Vec row pitches and vector base addresses are multiples
+/// of it (W16).
+inline int64_t unitOf(DType dt) { return 32 / dtypeSize(dt); }
+
+/// The range of a lane loaded from an In tensor (the case draws inputs in it).
+inline Interval inputRange(DType dt) {
+  if (dt == DType::INT8) return Interval::of(-128, 127);
+  return Interval::of(-1.0, 1.0);  // floats; integers ignore ranges (they wrap)
+}
+
 /// Interval transfer functions (binary64 end points; the FP results deviate by rounding only,
 /// and every threshold the generator tests is either exact or far from the dtype's limits).
 Interval intervalAdd(Interval a, Interval b);

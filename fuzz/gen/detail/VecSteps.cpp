@@ -14,15 +14,10 @@ namespace {
 /// clamping both operands to it keeps every product, sum and quotient small.
 constexpr double kClamp = 8.0;
 
-Interval inputRange(DType dt) {
-  if (dt == DType::INT8) return Interval::of(-128, 127);
-  return Interval::of(-1.0, 1.0);  // floats; integers ignore ranges (they wrap)
-}
-
 }  // namespace
 
 std::array<int64_t, 2> KernelGenerator::pickShape(DType dt) {
-  const int64_t unit = 32 / dtypeSize(dt);
+  const int64_t unit = unitOf(dt);
   if (!workShapes_.empty() && !choose_.chance(25)) return choose_.pick(workShapes_);  // cols are multiples of 16
   int64_t rows = choose_.pick<int64_t>({16, 8, 1, 4, 32, 2, 12, 5, 3});
   const int64_t cols = unit * choose_.pick<int64_t>({4, 2, 1, 8, 3});
@@ -510,7 +505,7 @@ int KernelGenerator::stepReduction(int) {
       tmpName = tmp->name;
     } else {
       // At least the source's shape, in whole 32-byte rows (a DN source's columns need not fill them).
-      const int64_t unit = 32 / dtypeSize(x->dtype());
+      const int64_t unit = unitOf(x->dtype());
       std::vector<ExprPtr> c;
       c.push_back(shape(x->rows(), (x->cols() + unit - 1) / unit * unit));
       c.push_back(Expr::dtypeRef(x->dtype()));

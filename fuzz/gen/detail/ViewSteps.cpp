@@ -14,8 +14,6 @@ namespace ptodiff::fuzz::detail {
 
 namespace {
 
-int64_t unitOf(DType dt) { return 32 / dtypeSize(dt); }
-
 /// The mask a window of `src` has in every run: the intersection over every offset pair.
 Mask windowMask(const Mask& src, int64_t rows, int64_t cols, int64_t r0lo, int64_t r0hi, int64_t c0lo, int64_t c0hi) {
   if (src.full()) return Mask::all(rows, cols);
@@ -301,21 +299,22 @@ int KernelGenerator::stepAssemble(int) {
   return 1;
 }
 
+TileVal KernelGenerator::emitCreate(int64_t rows, int64_t cols, DType dt) {
+  std::vector<ExprPtr> args;
+  args.push_back(shape(rows, cols));
+  args.push_back(Expr::dtypeRef(dt));
+  args.push_back(nullptr);
+  TileVal c;
+  c.name = emitAssign("t", call(Opcode::TileCreate, std::move(args)));
+  c.type = Type::tile(rows, cols, dt, MemSpace::Vec);
+  c.def = Mask::none(rows, cols);  // every element poison
+  c.validDefined = false;
+  c.storage = newStorage();
+  c.pitchCols = cols;
+  return c;
+}
+
 int KernelGenerator::stepCreateAssemble(int) {
-  auto create = [&](int64_t rows, int64_t cols, DType dt) {
-    std::vector<ExprPtr> args;
-    args.push_back(shape(rows, cols));
-    args.push_back(Expr::dtypeRef(dt));
-    args.push_back(nullptr);
-    TileVal c;
-    c.name = emitAssign("t", call(Opcode::TileCreate, std::move(args)));
-    c.type = Type::tile(rows, cols, dt, MemSpace::Vec);
-    c.def = Mask::none(rows, cols);  // every element poison
-    c.validDefined = false;
-    c.storage = newStorage();
-    c.pitchCols = cols;
-    return c;
-  };
   auto at = [&](int64_t v) { return IndexExpr{intLit(v), v, v}; };
 
   if (choose_.chance(50)) {
@@ -327,7 +326,7 @@ int KernelGenerator::stepCreateAssemble(int) {
     });
     if (!x) return 1;
     const int64_t unit = unitOf(x->dtype()), R = x->rows(), C = x->cols();
-    TileVal c = create(R, C, x->dtype());
+    TileVal c = emitCreate(R, C, x->dtype());
     c.range = x->range;
     const bool splitCols = C >= 2 * unit && (R < 2 || choose_.chance(50));
     TileVal first, second;
@@ -360,7 +359,7 @@ int KernelGenerator::stepCreateAssemble(int) {
   const int64_t C = s->pitchCols;  // the source's pitch: W7 holds
   int64_t R = s->rows() + choose_.below(5);
   while (R > s->rows() && R * C > config_.maxTileElements) --R;
-  TileVal c = create(R, C, s->dtype());
+  TileVal c = emitCreate(R, C, s->dtype());
   c.range = s->range;
   ValidShape empty = std::array<Extent, 2>{Extent::constant(0), Extent::constant(0)};
   TileVal e = emitSetValid(c, intLit(0), intLit(0), empty, false);

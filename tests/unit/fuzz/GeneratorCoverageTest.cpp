@@ -48,6 +48,8 @@ struct Coverage {
   int matPhis = 0;                   // programs whose Ifs yield a Mat tile
   int inOutLoads = 0;                // programs loading back a band of an InOut tensor they stored
   int carrySetters = 0;              // programs with a set_validshape of a loop carry
+  int fillLoops = 0;                 // programs filling a `create` in a loop at windows of its induction variable
+  int loadedFillLoops = 0;           // ... whose chunks are loaded from GM in the loop
   int scalarBeforeTileCarry = 0;     // programs with a region whose scalar slot precedes a tile slot
   int swappedScalarCarries = 0;      // programs with a loop yielding two scalar carries swapped
   int whileConditionsOnSwaps = 0;    // ... a While whose condition reads one of them
@@ -168,6 +170,59 @@ bool setsACarry(const Program& p) {
         const Expr& v = *s.as<AssignStmt>().value;
         found = found || (v.kind == Expr::Kind::Call && v.op == Opcode::TileSetValidShape &&
                           v.args[0]->kind == Expr::Kind::Name && carries.count(v.args[0]->name) != 0);
+      },
+      [](const Expr&) {});
+  return found;
+}
+
+/// Whether an expression reads the name `n`.
+bool reads(const Expr& e, const std::string& n) {
+  if (e.kind == Expr::Kind::Name && e.name == n) return true;
+  return std::any_of(e.args.begin(), e.args.end(), [&](const ExprPtr& a) { return a && reads(*a, n); });
+}
+
+/// The fill loops of verified `p`: a For loop started from a `tile.create` whose body assembles
+/// into its carry at an offset reading the induction variable; `loaded` when a chunk is loaded
+/// from GM in the body.
+struct FillLoops {
+  bool any = false, loaded = false;
+};
+FillLoops fillLoops(const Program& p) {
+  FillLoops found;
+  std::set<std::string> created;
+  walkProgram(
+      p,
+      [&](const Stmt& s) {
+        if (s.kind == Stmt::Kind::Assign) {
+          const AssignStmt& a = s.as<AssignStmt>();
+          if (a.value->kind == Expr::Kind::Call && a.value->op == Opcode::TileCreate) created.insert(a.target.name);
+          return;
+        }
+        if (s.kind != Stmt::Kind::For) return;
+        const ForStmt& f = s.as<ForStmt>();
+        for (size_t j = 0; j < f.inits.size(); ++j) {
+          if (f.inits[j]->kind != Expr::Kind::Name || !created.count(f.inits[j]->name)) continue;
+          std::map<std::string, const Expr*> defs;  // the body's calls by result name
+          for (const StmtPtr& b : f.body) {
+            if (b->kind != Stmt::Kind::Assign) continue;
+            const AssignStmt& a = b->as<AssignStmt>();
+            const Expr& v = *a.value;
+            if (v.kind != Expr::Kind::Call) continue;
+            defs[a.target.name] = &v;
+            if (v.op != Opcode::TileAssemble || v.args[0]->kind != Expr::Kind::Name ||
+                v.args[0]->name != f.iterArgs[j].name || !reads(*v.args[2], f.inductionVar.name))
+              continue;
+            found.any = true;
+            // The chunk: a load, or abs of one.
+            auto defOf = [&](const Expr& e) -> const Expr* {
+              auto d = e.kind == Expr::Kind::Name ? defs.find(e.name) : defs.end();
+              return d == defs.end() ? nullptr : d->second;
+            };
+            const Expr* chunk = defOf(*v.args[1]);
+            if (chunk && chunk->op == Opcode::TileAbs) chunk = defOf(*chunk->args[0]);
+            found.loaded = found.loaded || (chunk && chunk->op == Opcode::TileLoad);
+          }
+        }
       },
       [](const Expr&) {});
   return found;
@@ -482,6 +537,9 @@ const Coverage& coverage() {
       cov.matPhis += matrix.matPhi;
       cov.inOutLoads += loadsBackAStore(p);
       cov.carrySetters += setsACarry(p);
+      const FillLoops fill = fillLoops(p);
+      cov.fillLoops += fill.any;
+      cov.loadedFillLoops += fill.loaded;
       const ScalarSlots slots = scalarSlots(p);
       cov.scalarBeforeTileCarry += slots.scalarBeforeTile;
       cov.swappedScalarCarries += slots.swap;
@@ -631,6 +689,17 @@ TEST(GeneratorCoverage, LoopCarriesAreSetOutsideTheContract) {
   // versions in one storage.
   std::printf("[ V4 ] a set_validshape of a loop carry: %d of 2000 programs\n", coverage().carrySetters);
   EXPECT_GE(coverage().carrySetters, 20);
+}
+
+TEST(GeneratorCoverage, CreatedTilesAreFilledInLoopsAtRuntimeWindows) {
+  // W4, A21: each trip assembles its chunk in place into the carry, at a window that moves with
+  // the induction variable (W16 proves its alignment from the loop's start and step); every path
+  // must keep the earlier trips' chunks in the one storage the loop carries.
+  std::printf("[ W4 ] a create filled in a loop at windows of its induction variable: %d (chunks loaded in the "
+              "loop: %d) of 2000 programs\n",
+              coverage().fillLoops, coverage().loadedFillLoops);
+  EXPECT_GE(coverage().fillLoops, 50);
+  EXPECT_GE(coverage().loadedFillLoops, 20);
 }
 
 TEST(GeneratorCoverage, StoredBandsAreLoadedBackThroughInOutTensors) {
