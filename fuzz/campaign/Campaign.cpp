@@ -218,7 +218,8 @@ void consume(Slot& slot, uint64_t g, const CampaignConfig& config, const Campaig
   for (const auto& [phase, seconds] : slot.outcome.phaseSeconds) state.phaseSeconds[phase] += seconds;
   if (slot.generatedOk) {
     for (Feature f : slot.generated.features.list()) ++state.featureCases[static_cast<size_t>(f)];
-    if (!slot.generated.inContract) ++state.outOfContractCases;
+    if (!slot.generated.inContract || (slot.generated.sibling && !slot.generated.sibling->inContract))
+      ++state.outOfContractCases;
   }
   if (slot.outcome.failures.empty()) return;
   ++state.failingCases;
@@ -286,6 +287,7 @@ std::string configFingerprint(const CampaignConfig& c) {
   j["max_loop_trips"] = c.gen.maxLoopTrips;
   j["feature_percent"] = c.gen.featurePercent;
   j["max_tile_elements"] = c.gen.maxTileElements;
+  j["second_kernel_every"] = c.gen.secondKernelEvery;
   j["step_budget"] = c.stepBudget;
   if (!c.injectFault.empty()) j["inject_fault"] = c.injectFault;
   j["symbolic_every"] = c.symbolicEvery;
@@ -293,23 +295,14 @@ std::string configFingerprint(const CampaignConfig& c) {
 }
 
 std::vector<CaseSpec> caseSpecsFor(const GeneratedCase& c, const CampaignConfig& config) {
-  std::vector<CaseSpec> specs;
-  for (size_t set = 0; set < std::max<size_t>(c.scalarSets.size(), 1); ++set) {
-    CaseSpec spec = c.scalarSets.empty() ? CaseSpec{} : caseSpecFor(c, set);
-    if (c.scalarSets.empty()) {
-      spec.function = "kernel";
-      spec.blockNum = c.blockNum;
-      spec.seed = c.inputSeed;
-      spec.tensors = c.tensorInits;
-    }
+  // Property 1 one way only (caseSpecsOf): an in-contract kernel the lowering keeps on Tile is no
+  // failure.
+  std::vector<CaseSpec> specs = caseSpecsOf(c);
+  for (CaseSpec& spec : specs) {
     spec.planners = config.planners;
     spec.target = config.target;
     spec.injectFault = config.injectFault;
-    // Property 1 one way only: the generator's contract verdict is its reading of the rules, not a
-    // proof (docs/fuzz.md), so an in-contract kernel the lowering keeps on Tile is no failure.
-    if (!c.inContract) spec.expectBufferPath = false;
     spec.symbolic = symbolicSampled(c.inputSeed, config.symbolicEvery);
-    specs.push_back(std::move(spec));
   }
   return specs;
 }

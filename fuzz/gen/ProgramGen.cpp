@@ -19,7 +19,8 @@ GeneratedCase::GeneratedCase(const GeneratedCase& other)
       tensorInits(other.tensorInits),
       blockNum(other.blockNum),
       features(other.features),
-      inContract(other.inContract) {}
+      inContract(other.inContract),
+      sibling(other.sibling) {}
 
 GeneratedCase& GeneratedCase::operator=(const GeneratedCase& other) {
   if (this != &other) *this = GeneratedCase(other);
@@ -37,9 +38,63 @@ rc::Gen<FeatureSet> genFeatureSet(const GenConfig& config) {
   });
 }
 
+namespace {
+
+/// `kernel`, then with one chance in config.secondKernelEvery a second kernel of half the size.
+/// Call inside rc::gen::exec. The draw comes after the first kernel, so it leaves that kernel's
+/// picks alone, and it shrinks toward no second kernel.
+GeneratedCase generateKernels(const GenConfig& config, FeatureSet features, int size) {
+  GeneratedCase out = detail::KernelGenerator(config, features, size).generate();
+  if (config.secondKernelEvery <= 0 || *rc::gen::inRange(0, config.secondKernelEvery) != config.secondKernelEvery - 1)
+    return out;
+  GeneratedCase second = detail::KernelGenerator(config, features, size / 2, "kernel_b").generate();
+  out.program.functions.push_back(std::move(second.program.functions.front()));
+  out.sibling = GeneratedCase::Sibling{"kernel_b",           std::move(second.scalarSets),   second.inputSeed,
+                                       std::move(second.tensorInits), second.blockNum, second.inContract};
+  return out;
+}
+
+CaseScalar caseScalar(const ScalarValue& value) {
+  CaseScalar s;
+  switch (value.dtype) {
+    case DType::BOOL:
+      s.kind = CaseScalar::Kind::Bool;
+      s.b = value.i != 0;
+      break;
+    case DType::FP32:
+      s.kind = CaseScalar::Kind::Float;
+      s.f = value.f;
+      break;
+    default:
+      s.kind = CaseScalar::Kind::Int;
+      s.i = value.i;
+      break;
+  }
+  return s;
+}
+
+/// The specs running `function` on each of `sets` (one without scalars when there is none).
+void appendSpecs(std::vector<CaseSpec>& out, const std::string& function,
+                 const std::vector<std::map<std::string, ScalarValue>>& sets, uint64_t inputSeed,
+                 const std::map<std::string, TensorInit>& inits, int64_t blockNum, bool inContract) {
+  for (size_t set = 0; set < std::max<size_t>(sets.size(), 1); ++set) {
+    CaseSpec spec;
+    spec.function = function;
+    spec.blockNum = blockNum;
+    spec.seed = inputSeed;
+    spec.tensors = inits;
+    if (set < sets.size())
+      for (const auto& [name, value] : sets[set]) spec.scalars[name] = caseScalar(value);
+    if (!inContract) spec.expectBufferPath = false;
+    out.push_back(std::move(spec));
+  }
+}
+
+}  // namespace
+
 rc::Gen<GeneratedCase> genCaseWith(FeatureSet features, const GenConfig& config) {
   return rc::gen::withSize([features, config](int size) {
-    return rc::gen::exec([features, config, size] { return detail::KernelGenerator(config, features, size).generate(); });
+    return rc::gen::exec([features, config, size] { return generateKernels(config, features, size); });
   });
 }
 
@@ -48,7 +103,7 @@ rc::Gen<GeneratedCase> genCase(const GenConfig& config) {
     return rc::gen::exec([config, size] {
       // The subset is the first pick: shrinking it switches features off and regenerates.
       const FeatureSet features = *genFeatureSet(config);
-      return detail::KernelGenerator(config, features, size).generate();
+      return generateKernels(config, features, size);
     });
   });
 }
@@ -75,39 +130,44 @@ CaseSpec caseSpecFor(const GeneratedCase& c, size_t set) {
   spec.blockNum = c.blockNum;
   spec.seed = c.inputSeed;
   spec.tensors = c.tensorInits;
-  for (const auto& [name, value] : c.scalarSets.at(set)) {
-    CaseScalar s;
-    switch (value.dtype) {
-      case DType::BOOL:
-        s.kind = CaseScalar::Kind::Bool;
-        s.b = value.i != 0;
-        break;
-      case DType::FP32:
-        s.kind = CaseScalar::Kind::Float;
-        s.f = value.f;
-        break;
-      default:
-        s.kind = CaseScalar::Kind::Int;
-        s.i = value.i;
-        break;
-    }
-    spec.scalars[name] = s;
-  }
+  for (const auto& [name, value] : c.scalarSets.at(set)) spec.scalars[name] = caseScalar(value);
   return spec;
 }
 
-void showValue(const GeneratedCase& c, std::ostream& os) {
-  os << "features: " << c.features.toString() << (c.inContract ? "" : " (out of contract)") << "\n";
-  os << "block_num: " << c.blockNum << ", input seed: " << c.inputSeed << "\n";
-  for (size_t i = 0; i < c.scalarSets.size(); ++i) {
+std::vector<CaseSpec> caseSpecsOf(const GeneratedCase& c) {
+  std::vector<CaseSpec> specs;
+  appendSpecs(specs, "kernel", c.scalarSets, c.inputSeed, c.tensorInits, c.blockNum, c.inContract);
+  if (c.sibling)
+    appendSpecs(specs, c.sibling->function, c.sibling->scalarSets, c.sibling->inputSeed, c.sibling->tensorInits,
+                c.sibling->blockNum, c.sibling->inContract);
+  return specs;
+}
+
+namespace {
+
+void showScalarSets(const std::vector<std::map<std::string, ScalarValue>>& sets, std::ostream& os) {
+  for (size_t i = 0; i < sets.size(); ++i) {
     os << "scalar set " << i << ":";
-    for (const auto& [name, v] : c.scalarSets[i]) {
+    for (const auto& [name, v] : sets[i]) {
       os << " " << name << "=";
       if (v.dtype == DType::FP32) os << v.f;
       else if (v.dtype == DType::BOOL) os << (v.i ? "True" : "False");
       else os << v.i;
     }
     os << "\n";
+  }
+}
+
+}  // namespace
+
+void showValue(const GeneratedCase& c, std::ostream& os) {
+  os << "features: " << c.features.toString() << (c.inContract ? "" : " (out of contract)") << "\n";
+  os << "block_num: " << c.blockNum << ", input seed: " << c.inputSeed << "\n";
+  showScalarSets(c.scalarSets, os);
+  if (c.sibling) {
+    os << "second kernel " << c.sibling->function << (c.sibling->inContract ? "" : " (out of contract)")
+       << ", block_num: " << c.sibling->blockNum << ", input seed: " << c.sibling->inputSeed << "\n";
+    showScalarSets(c.sibling->scalarSets, os);
   }
   os << printProgram(c.program);
 }

@@ -59,12 +59,17 @@ struct GenConfig {
   /// them gets clamped operands (maximums/minimums) or is not generated.
   double fp32Bound = 1.0e6;
   double fp16Bound = 1.0e3;
+  /// One case in this many holds a second kernel in its program (0: never). The lowering converts
+  /// every kernel of a program before it replaces any (C9), and a pass that keeps state across
+  /// functions shows up only in a program of several.
+  int secondKernelEvery = 16;
 };
 
 /// One generated case: a kernel plus everything needed to run it.
 struct GeneratedCase {
-  /// One InCore function `kernel` (params: In tensors, scalars, Out tensors; returns the Out
-  /// tensors), unannotated: run verifyProgram before interpreting it.
+  /// The InCore function `kernel` (params: In tensors, scalars, Out tensors; returns the Out
+  /// tensors) and, in a two-kernel case, `sibling->function` after it; unannotated: run
+  /// verifyProgram before interpreting it.
   Program program;
   /// Runtime scalar sets, each binding every scalar parameter. The program is compiled once and
   /// run on each set (loop counts 0..3, both branch arms, runtime offsets and valid extents).
@@ -80,6 +85,19 @@ struct GeneratedCase {
   /// False when the kernel uses a construct the Buffer contract keeps on Tile (contract-rules.md:
   /// reductions, dynamic loop steps, ...); only possible with Feature::OutOfContract.
   bool inContract = true;
+
+  /// A second kernel of `program`, generated like the first with the same features: compiled with
+  /// it and run on scalar sets of its own after the first kernel's (caseSpecsOf). The fields above
+  /// describe `kernel`; these, the second kernel.
+  struct Sibling {
+    std::string function;
+    std::vector<std::map<std::string, ScalarValue>> scalarSets;
+    uint64_t inputSeed = 0;
+    std::map<std::string, TensorInit> tensorInits;
+    int64_t blockNum = 1;
+    bool inContract = true;
+  };
+  std::optional<Sibling> sibling;
 
   GeneratedCase() = default;
   GeneratedCase(const GeneratedCase& other);
@@ -109,8 +127,15 @@ GeneratedCase generateCase(uint64_t seed, int size, const GenConfig& config = {}
 /// (campaign seed, i, configuration).
 uint64_t caseSeed(uint64_t campaignSeed, uint64_t index);
 
-/// The case spec that runs `c` on scalar set `set`: scalars, block count, input seed and inits.
+/// The case spec that runs `kernel` of `c` on scalar set `set`: scalars, block count, input seed
+/// and inits.
 CaseSpec caseSpecFor(const GeneratedCase& c, size_t set);
+
+/// Every run of `c`: `kernel` on each of its scalar sets (one run without scalars when it has no
+/// set), then the sibling on each of its own. A kernel the generator marked out of the contract
+/// expects the Tile path (expectBufferPath = false); an in-contract one states no expectation,
+/// since the generator's verdict is its reading of the rules, not a proof (docs/fuzz.md).
+std::vector<CaseSpec> caseSpecsOf(const GeneratedCase& c);
 
 /// Prints the kernel and its scalar sets (RapidCheck uses it for counterexamples).
 void showValue(const GeneratedCase& c, std::ostream& os);

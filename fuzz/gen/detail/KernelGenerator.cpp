@@ -9,13 +9,13 @@
 
 namespace ptodiff::fuzz::detail {
 
-KernelGenerator::KernelGenerator(const GenConfig& config, FeatureSet features, int size)
-    : config_(config), features_(features), size_(std::clamp(size, 0, rc::kNominalSize)) {}
+KernelGenerator::KernelGenerator(const GenConfig& config, FeatureSet features, int size, std::string function)
+    : config_(config), features_(features), size_(std::clamp(size, 0, rc::kNominalSize)), function_(std::move(function)) {}
 
 GeneratedCase KernelGenerator::generate() {
   GeneratedCase out;
   out.features = features_;
-  kernel_.name = "kernel";
+  kernel_.name = function_;
   kernel_.type = FunctionType::InCore;
   kernel_.stage = FunctionStage::Tile;
   scopes_.push_back(Scope{&kernel_.body, {}, {}, {}});

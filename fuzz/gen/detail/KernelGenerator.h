@@ -28,7 +28,8 @@ namespace ptodiff::fuzz::detail {
 
 class KernelGenerator {
  public:
-  KernelGenerator(const GenConfig& config, FeatureSet features, int size);
+  /// `function` names the kernel it builds ("kernel", or a two-kernel case's second one).
+  KernelGenerator(const GenConfig& config, FeatureSet features, int size, std::string function = "kernel");
   GeneratedCase generate();
 
  private:
@@ -102,6 +103,7 @@ class KernelGenerator {
   const GenConfig& config_;
   FeatureSet features_;
   int size_;
+  std::string function_;
   Choices choose_;
 
   Function kernel_;

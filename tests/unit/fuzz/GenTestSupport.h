@@ -43,26 +43,30 @@ inline bool nonFinite(uint64_t bits, DType dt) {
   }
 }
 
-/// Runs `c` on every scalar set with the Tile interpreter; empty when every run passes and every
-/// element a store wrote is defined and finite, else what went wrong (with the program).
+/// Runs every run of `c` (caseSpecsOf: each kernel on each of its scalar sets) with the Tile
+/// interpreter; empty when every run passes and every element a store wrote is defined and
+/// finite, else what went wrong (with the program).
 inline std::string runProblems(const GeneratedCase& c) {
   Program p = c.program.clone();
   verifyOrThrow(p);
-  const Function& kernel = *p.findFunction("kernel");
   std::ostringstream out;
-  for (size_t set = 0; set < c.scalarSets.size(); ++set) {
-    KernelArgs args = buildKernelArgs(kernel, caseSpecFor(c, set), {});
+  const std::vector<CaseSpec> specs = caseSpecsOf(c);
+  for (size_t run = 0; run < specs.size(); ++run) {
+    const CaseSpec& spec = specs[run];
+    const Function& kernel = *p.findFunction(spec.function);
+    KernelArgs args = buildKernelArgs(kernel, spec, {});
     RunConfig config;
-    config.blockNum = c.blockNum;
+    config.blockNum = spec.blockNum;
     RunResult r = runTileKernel(p, kernel, args, config);
     if (r.status != RunStatus::Ok) {
-      out << "scalar set " << set << ": " << runStatusName(r.status) << ": " << formatDiagnostic(r.diagnostic) << "\n";
+      out << "run " << run << " (" << spec.function << "): " << runStatusName(r.status) << ": "
+          << formatDiagnostic(r.diagnostic) << "\n";
       break;
     }
     for (const auto& [name, t] : r.final.tensors)
       for (int64_t i = 0; i < t.elements(); ++i)
         if (t.written[static_cast<size_t>(i)] && nonFinite(t.bitsAt(i), t.dtype)) {
-          out << "scalar set " << set << ": " << name << " element " << i << " is not finite\n";
+          out << "run " << run << " (" << spec.function << "): " << name << " element " << i << " is not finite\n";
           break;
         }
   }

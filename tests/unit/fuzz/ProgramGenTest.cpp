@@ -66,6 +66,13 @@ RC_GTEST_PROP(ProgramGen, GenerateCaseIsAPureFunctionOfSeedSizeAndConfig, (uint6
   RC_ASSERT(a.inputSeed == b.inputSeed);
   RC_ASSERT(a.features == b.features);
   RC_ASSERT(a.inContract == b.inContract);
+  RC_ASSERT(a.sibling.has_value() == b.sibling.has_value());
+  if (a.sibling) {
+    RC_ASSERT(a.sibling->scalarSets == b.sibling->scalarSets);
+    RC_ASSERT(a.sibling->blockNum == b.sibling->blockNum);
+    RC_ASSERT(a.sibling->inputSeed == b.sibling->inputSeed);
+    RC_ASSERT(a.sibling->inContract == b.sibling->inContract);
+  }
 }
 
 // Property 1 (spec/fuzz.md) needs every generated kernel to fit the target under every planner:
@@ -139,25 +146,57 @@ TEST(ProgramGen, ShrunkCasesStayValid) {
 }
 
 TEST(ProgramGen, ScalarSetsBindEveryScalarParameter) {
-  for (uint64_t seed = 0; seed < 200; ++seed) {
-    const GeneratedCase c = generateCase(seed, 100);
-    const Function& kernel = c.program.functions.at(0);
+  auto check = [](const Function& kernel, const std::vector<std::map<std::string, ScalarValue>>& sets, uint64_t seed) {
     size_t scalars = 0;
     for (const Param& p : kernel.params)
       if (p.type.isScalar()) ++scalars;
-    ASSERT_FALSE(c.scalarSets.empty());
+    ASSERT_FALSE(sets.empty());
     if (scalars > 0) {
-      EXPECT_EQ(c.scalarSets.size(), 3u) << "seed " << seed;
+      EXPECT_EQ(sets.size(), 3u) << kernel.name << " seed " << seed;
     }
-    for (const auto& set : c.scalarSets) {
-      EXPECT_EQ(set.size(), scalars) << "seed " << seed;
+    for (const auto& set : sets) {
+      EXPECT_EQ(set.size(), scalars) << kernel.name << " seed " << seed;
       for (const Param& p : kernel.params)
         if (p.type.isScalar()) {
           ASSERT_TRUE(set.count(p.name)) << p.name;
           EXPECT_EQ(set.at(p.name).dtype, p.type.dtype) << p.name;
         }
     }
+  };
+  for (uint64_t seed = 0; seed < 200; ++seed) {
+    const GeneratedCase c = generateCase(seed, 100);
+    check(*c.program.findFunction("kernel"), c.scalarSets, seed);
+    if (c.sibling) check(*c.program.findFunction(c.sibling->function), c.sibling->scalarSets, seed);
   }
+}
+
+TEST(ProgramGen, SomeCasesHoldASecondKernelRunOnItsOwnScalarSets) {
+  // C9: the lowering converts every kernel of a program before it replaces any. One case in
+  // GenConfig::secondKernelEvery holds a second kernel, compiled with the first and run after it
+  // on scalar sets of its own (caseSpecsOf), each run naming its function.
+  int twoKernels = 0;
+  for (uint64_t seed = 0; seed < 400; ++seed) {
+    const GeneratedCase c = generateCase(caseSeed(5, seed), 100);
+    const std::vector<CaseSpec> specs = caseSpecsOf(c);
+    ASSERT_EQ(c.program.functions.size(), c.sibling ? 2u : 1u) << "seed " << seed;
+    ASSERT_EQ(specs.size(), c.scalarSets.size() + (c.sibling ? c.sibling->scalarSets.size() : 0)) << "seed " << seed;
+    for (size_t i = 0; i < specs.size(); ++i) {
+      const bool second = i >= c.scalarSets.size();
+      EXPECT_EQ(specs[i].function, second ? "kernel_b" : "kernel");
+      EXPECT_EQ(specs[i].blockNum, second ? c.sibling->blockNum : c.blockNum);
+      EXPECT_EQ(specs[i].expectBufferPath.has_value(), !(second ? c.sibling->inContract : c.inContract));
+    }
+    if (!c.sibling) continue;
+    ++twoKernels;
+    EXPECT_EQ(c.program.functions[1].name, "kernel_b");
+    ASSERT_EQ(verifyProblems(c), "") << "seed " << seed;
+    ASSERT_EQ(runProblems(c), "") << "seed " << seed;
+  }
+  std::printf("[ C9 ] programs of two kernels: %d of 400\n", twoKernels);
+  EXPECT_GE(twoKernels, 10);
+  GenConfig never;
+  never.secondKernelEvery = 0;
+  for (uint64_t seed = 0; seed < 100; ++seed) EXPECT_FALSE(generateCase(caseSeed(5, seed), 100, never).sibling);
 }
 
 TEST(ProgramGen, RuntimeLoopCountsAndFlagsVaryAcrossScalarSets) {
@@ -334,7 +373,7 @@ TEST(ProgramGen, BulkGenerationVerifiesAndRuns) {
       if (++failures <= 3) ADD_FAILURE() << "case " << i << " (seed " << caseSeed(2024, static_cast<uint64_t>(i)) << "):\n" << problems;
     }
     if (!c.inContract) ++outOfContract;
-    runs += c.scalarSets.size();
+    runs += caseSpecsOf(c).size();
   }
   const auto t2 = std::chrono::steady_clock::now();
   EXPECT_EQ(failures, 0);
