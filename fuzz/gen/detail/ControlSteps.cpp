@@ -6,6 +6,7 @@
 // assumption holds on the back edge too, which makes it hold for any trip count, zero included.
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "fuzz/gen/detail/KernelGenerator.h"
 
@@ -602,11 +603,11 @@ int KernelGenerator::stepWhile(int budget) {
 }
 
 int KernelGenerator::stepFillLoop(int budget) {
-  // No single trip defines the tile: the carry is never an operand, and only the static trip count
-  // makes the loop's result defined everywhere. Each assemble updates the carry in place (W4,
-  // A21), so every path must keep the chunks of earlier trips in the one storage the loop carries,
-  // while the window moves with the induction variable (W16 proves its alignment from the loop's
-  // start and step).
+  // No single trip defines the tile: the carry is never an operand, and only the static trip
+  // counts make the result defined everywhere. Each assemble updates the carry in place (W4, A21),
+  // so every path must keep the chunks of earlier trips in the one storage the loops carry, while
+  // the window moves with the loop index (W16 proves a column offset's alignment from a For loop's
+  // start and step; a row offset needs none, the row pitch is whole 32-byte units).
   std::optional<TileVal> donor;
   if (has(Feature::Slices) && choose_.chance(60))
     donor = pickTile([&](const TileVal& v) {
@@ -616,7 +617,6 @@ int KernelGenerator::stepFillLoop(int budget) {
     });
   const DType dt = donor ? donor->dtype() : pickVecDType();
   const auto [R, C] = donor ? std::array<int64_t, 2>{donor->rows(), donor->cols()} : pickShape(dt);
-  const int64_t unit = unitOf(dt);
   // Chunks along rows (any source) or, from a donor, along 32-byte column units; 2 to 5 trips.
   auto chunkSizes = [](int64_t extent, int64_t step) {
     std::vector<int64_t> sizes;
@@ -625,73 +625,141 @@ int KernelGenerator::stepFillLoop(int budget) {
     return sizes;
   };
   const std::vector<int64_t> rowChunks = chunkSizes(R, 1);
-  const std::vector<int64_t> colChunks = donor ? chunkSizes(C, unit) : std::vector<int64_t>{};
+  const std::vector<int64_t> colChunks = donor ? chunkSizes(C, unitOf(dt)) : std::vector<int64_t>{};
   if (rowChunks.empty() && colChunks.empty()) return 1;
-  const bool alongRows = colChunks.empty() || (!rowChunks.empty() && choose_.chance(60));
-  const int64_t chunk = choose_.pick(alongRows ? rowChunks : colChunks);
-  const int64_t trips = (alongRows ? R : C) / chunk;
-  const size_t form = choose_.below(3);  // i * chunk, (trips - 1 - i) * chunk as M - i * chunk, range step chunk
 
-  TileVal created = emitCreate(R, C, dt);
-  auto loop = std::make_unique<ForStmt>(SourceLoc{});
-  ForStmt& f = *loop;
-  const std::string iv = fresh("i");
-  f.inductionVar = binder(iv);
-  f.start = intLit(0);
-  f.stop = intLit(form == 2 ? trips * chunk : trips);
-  f.step = intLit(form == 2 ? chunk : 1);
-  TileVal carry = created;
-  carry.name = fresh("c");
-  carry.storage = newStorage();
-  f.iterArgs.push_back(binder(carry.name));
-  f.inits.push_back(name(created.name));
-  const int64_t last = (trips - 1) * chunk;
-  auto window = [&]() -> IndexExpr {
-    switch (form) {
-      case 1: return {binary(BinOp::Sub, intLit(last), mul(name(iv), intLit(chunk))), 0, last};
-      case 2: return {name(iv), 0, last};
-      default: return {mul(name(iv), intLit(chunk)), 0, last};
+  // One loop along one axis, or (a donor's 2-D tiling, when nesting allows) a loop along each axis,
+  // the inner one carrying the outer one's carry.
+  struct Level {
+    bool rows = true;
+    int64_t chunk = 1, trips = 1;
+    size_t form = 0;  // For: i * chunk, M - i * chunk, i of range(0, n * chunk, chunk); While: k * chunk
+    bool isWhile = false;
+    std::string index;
+  };
+  std::vector<Level> levels;
+  auto level = [&](bool rows) {
+    Level l;
+    l.rows = rows;
+    l.chunk = choose_.pick(rows ? rowChunks : colChunks);
+    l.trips = (rows ? R : C) / l.chunk;
+    l.isWhile = rows && has(Feature::While) && choose_.chance(25);
+    l.form = l.isWhile ? 0 : choose_.below(3);
+    return l;
+  };
+  if (!rowChunks.empty() && !colChunks.empty() && depth() + 1 < maxDepth() && choose_.chance(35)) {
+    const bool rowsOuter = choose_.chance(50);
+    levels.push_back(level(rowsOuter));
+    levels.push_back(level(!rowsOuter));
+  } else {
+    levels.push_back(level(colChunks.empty() || (!rowChunks.empty() && choose_.chance(60))));
+  }
+  auto window = [&](const Level& l) -> IndexExpr {
+    const int64_t last = (l.trips - 1) * l.chunk;
+    switch (l.form) {
+      case 1: return {binary(BinOp::Sub, intLit(last), mul(name(l.index), intLit(l.chunk))), 0, last};
+      case 2: return {name(l.index), 0, last};
+      default: return {mul(name(l.index), intLit(l.chunk)), 0, last};
     }
   };
-  auto origin = [&] { return IndexExpr{intLit(0), 0, 0}; };
+  auto offsetOn = [&](bool rows) {
+    for (const Level& l : levels)
+      if (l.rows == rows) return window(l);
+    return IndexExpr{intLit(0), 0, 0};
+  };
 
-  if (donor) pinned_.insert(donor->storage);  // a setter in the body must not retire the chunks' source
-  scopes_.push_back(Scope{&f.body, {}, {}, {}});
-  loops_.push_back({form == 2 ? binary(BinOp::FloorDiv, name(iv), intLit(chunk)) : name(iv), trips});
-  addScalar({iv, DType::INDEX, 0, form == 2 ? last : trips - 1, {}});
+  TileVal created = emitCreate(R, C, dt);
+  if (donor) pinned_.insert(donor->storage);  // a setter in a body must not retire the chunks' source
   int used = 0;
-  if (choose_.chance(40))
-    used = genBlock(static_cast<int>(choose_.between(1, std::max<int64_t>(1, std::min(budget - 1, 3)))));
-  TileVal piece;
-  if (donor) {
-    piece = alongRows ? emitSlice(*donor, chunk, C, window(), origin(), std::nullopt)
-                      : emitSlice(*donor, R, chunk, origin(), window(), std::nullopt);
-    addTile(piece);
-  } else {
-    // Reads never race: every block may read the same rows.
-    const size_t t = inTensor(dt, R, C);
-    piece = emitVecLoad(name(tensors_[t].name), window().expr, 0, {chunk, C}, {chunk, C}, false, dt, inputRange(dt));
-    addTile(piece);
-  }
-  // A computed chunk has a pitch of its own, equal to the carry's only for whole rows (W7).
-  if (alongRows && dt == DType::FP32 && has(Feature::ElementwiseFP32) && choose_.chance(40)) piece = absTile(piece);
-  carry.range = piece.range;
-  const TileVal filled =
-      alongRows ? emitAssemble(carry, piece, window(), origin()) : emitAssemble(carry, piece, origin(), window());
-  const std::string result = fresh("r");
-  std::vector<ExprPtr> yielded;
-  yielded.push_back(name(filled.name));
-  emit(makeYield(std::move(yielded), {result}));
-  scopes_.pop_back();
-  loops_.pop_back();
+  Interval range = donor ? donor->range : inputRange(dt);
+  // Emits level `at` carrying `init`; returns the name of its result.
+  std::function<std::string(size_t, const std::string&)> emitLevel = [&](size_t at, const std::string& init) {
+    Level& l = levels[at];
+    const std::string carry = fresh("c");
+    std::unique_ptr<Stmt> loop;
+    Block* body = nullptr;
+    ExprPtr tripIndex;
+    int64_t indexHi = l.trips - 1;
+    if (l.isWhile) {
+      auto w = std::make_unique<WhileStmt>(SourceLoc{});
+      l.index = fresh("k");
+      w->iterArgs = {binder(carry), binder(l.index)};
+      w->inits.push_back(name(init));
+      w->inits.push_back(intLit(0));
+      w->cond = binary(BinOp::Lt, name(l.index), intLit(l.trips));
+      body = &w->body;
+      tripIndex = name(l.index);
+      loop = std::move(w);
+    } else {
+      auto f = std::make_unique<ForStmt>(SourceLoc{});
+      l.index = fresh("i");
+      f->inductionVar = binder(l.index);
+      f->start = intLit(0);
+      f->stop = intLit(l.form == 2 ? l.trips * l.chunk : l.trips);
+      f->step = intLit(l.form == 2 ? l.chunk : 1);
+      f->iterArgs.push_back(binder(carry));
+      f->inits.push_back(name(init));
+      body = &f->body;
+      tripIndex = l.form == 2 ? binary(BinOp::FloorDiv, name(l.index), intLit(l.chunk)) : name(l.index);
+      if (l.form == 2) indexHi *= l.chunk;
+      loop = std::move(f);
+    }
+    scopes_.push_back(Scope{body, {}, {}, {}});
+    loops_.push_back({std::move(tripIndex), l.trips});
+    addScalar({l.index, DType::INDEX, 0, indexHi, {}});
+    std::string yielded;
+    if (at + 1 < levels.size()) {
+      yielded = emitLevel(at + 1, carry);
+    } else {
+      if (choose_.chance(40))
+        used = genBlock(static_cast<int>(choose_.between(1, std::max<int64_t>(1, std::min(budget - 1, 3)))));
+      const Level* rowLevel = nullptr;
+      for (const Level& x : levels)
+        if (x.rows) rowLevel = &x;
+      const int64_t rows = rowLevel ? rowLevel->chunk : R;
+      int64_t cols = C;
+      for (const Level& x : levels)
+        if (!x.rows) cols = x.chunk;
+      TileVal piece;
+      if (donor) {
+        piece = emitSlice(*donor, rows, cols, offsetOn(true), offsetOn(false), std::nullopt);
+      } else {
+        // Reads never race: every block may read the same rows.
+        const size_t t = inTensor(dt, R, C);
+        piece = emitVecLoad(name(tensors_[t].name), offsetOn(true).expr, 0, {rows, C}, {rows, C}, false, dt, range);
+      }
+      addTile(piece);
+      // A computed chunk has a pitch of its own, equal to the carry's only for whole rows (W7).
+      if (cols == C && dt == DType::FP32 && has(Feature::ElementwiseFP32) && choose_.chance(40)) piece = absTile(piece);
+      range = piece.range;
+      TileVal target = created;
+      target.name = carry;
+      target.range = range;
+      target.storage = newStorage();
+      yielded = emitAssemble(target, piece, offsetOn(true), offsetOn(false)).name;
+    }
+    std::vector<ExprPtr> values;
+    values.push_back(name(yielded));
+    std::vector<std::string> targets = {fresh("r")};
+    if (l.isWhile) {
+      values.push_back(name(emitAssign("k", add(name(l.index), intLit(1)))));
+      targets.push_back(fresh("r"));
+    }
+    emit(makeYield(std::move(values), targets));
+    scopes_.pop_back();
+    loops_.pop_back();
+    emit(std::move(loop));
+    if (l.isWhile) addScalar({targets[1], DType::INDEX, l.trips, l.trips, {}});
+    return targets[0];
+  };
+  const std::string result = emitLevel(0, created.name);
   if (donor) pinned_.erase(pinned_.find(donor->storage));
-  emit(std::move(loop));
 
   TileVal r = created;
   r.name = result;
   r.def = Mask::all(R, C);
   r.validDefined = true;
-  r.range = piece.range;
+  r.range = range;
   r.storage = newStorage();
   addTile(r);
   return 1 + used;
