@@ -73,18 +73,25 @@ CaseScalar caseScalar(const ScalarValue& value) {
   return s;
 }
 
+/// The spec running `function` on scalar set `set` (none: no scalars).
+CaseSpec specFor(const std::string& function, const std::map<std::string, ScalarValue>* set, uint64_t inputSeed,
+                 const std::map<std::string, TensorInit>& inits, int64_t blockNum) {
+  CaseSpec spec;
+  spec.function = function;
+  spec.blockNum = blockNum;
+  spec.seed = inputSeed;
+  spec.tensors = inits;
+  if (set)
+    for (const auto& [name, value] : *set) spec.scalars[name] = caseScalar(value);
+  return spec;
+}
+
 /// The specs running `function` on each of `sets` (one without scalars when there is none).
 void appendSpecs(std::vector<CaseSpec>& out, const std::string& function,
                  const std::vector<std::map<std::string, ScalarValue>>& sets, uint64_t inputSeed,
                  const std::map<std::string, TensorInit>& inits, int64_t blockNum, bool inContract) {
   for (size_t set = 0; set < std::max<size_t>(sets.size(), 1); ++set) {
-    CaseSpec spec;
-    spec.function = function;
-    spec.blockNum = blockNum;
-    spec.seed = inputSeed;
-    spec.tensors = inits;
-    if (set < sets.size())
-      for (const auto& [name, value] : sets[set]) spec.scalars[name] = caseScalar(value);
+    CaseSpec spec = specFor(function, set < sets.size() ? &sets[set] : nullptr, inputSeed, inits, blockNum);
     if (!inContract) spec.expectBufferPath = false;
     out.push_back(std::move(spec));
   }
@@ -125,13 +132,7 @@ uint64_t caseSeed(uint64_t campaignSeed, uint64_t index) {
 }
 
 CaseSpec caseSpecFor(const GeneratedCase& c, size_t set) {
-  CaseSpec spec;
-  spec.function = "kernel";
-  spec.blockNum = c.blockNum;
-  spec.seed = c.inputSeed;
-  spec.tensors = c.tensorInits;
-  for (const auto& [name, value] : c.scalarSets.at(set)) spec.scalars[name] = caseScalar(value);
-  return spec;
+  return specFor("kernel", &c.scalarSets.at(set), c.inputSeed, c.tensorInits, c.blockNum);
 }
 
 std::vector<CaseSpec> caseSpecsOf(const GeneratedCase& c) {

@@ -167,42 +167,56 @@ namespace {
 
 constexpr int kValuationOfZero = 63;
 
-/// The largest k with 2^k dividing every value of `e` (kValuationOfZero for 0); 0 when unknown.
-int twoAdicValuation(const Expr& e, const ScalarOrigins& origins, int depth) {
-  if (depth > 64) return 0;  // a long definition chain: give up rather than recurse without bound
-  if (std::optional<int64_t> c = literalInt(e))
-    return *c == 0 ? kValuationOfZero : std::countr_zero(static_cast<uint64_t>(*c < 0 ? -*c : *c));
-  switch (e.kind) {
-    case Expr::Kind::Unary:
-      return e.unop == UnOp::Neg && e.args[0] ? twoAdicValuation(*e.args[0], origins, depth + 1) : 0;
-    case Expr::Kind::Binary: {
-      if (e.binop != BinOp::Add && e.binop != BinOp::Sub && e.binop != BinOp::Mul) return 0;
-      const int a = twoAdicValuation(*e.args[0], origins, depth + 1);
-      const int b = twoAdicValuation(*e.args[1], origins, depth + 1);
-      return e.binop == BinOp::Mul ? std::min(kValuationOfZero, a + b) : std::min(a, b);
+/// The largest k with 2^k dividing every value of an expression (kValuationOfZero for 0); 0 when
+/// unknown. A name's valuation is computed once per proof: a chain `x1 = x0 * x0; x2 = x1 * x1`
+/// reads each definition twice, which would otherwise cost 2^depth.
+class TwoAdicValuation {
+ public:
+  explicit TwoAdicValuation(const ScalarOrigins& origins) : origins_(origins) {}
+
+  int of(const Expr& e, int depth = 0) {
+    if (depth > 64) return 0;  // a long definition chain: give up (unproven) rather than recurse without bound
+    if (std::optional<int64_t> c = literalInt(e))
+      return *c == 0 ? kValuationOfZero : std::countr_zero(static_cast<uint64_t>(*c));  // -x has x's low zeros
+    switch (e.kind) {
+      case Expr::Kind::Unary: return e.unop == UnOp::Neg && e.args[0] ? of(*e.args[0], depth + 1) : 0;
+      case Expr::Kind::Binary: {
+        if (e.binop != BinOp::Add && e.binop != BinOp::Sub && e.binop != BinOp::Mul) return 0;
+        const int a = of(*e.args[0], depth + 1);
+        const int b = of(*e.args[1], depth + 1);
+        return e.binop == BinOp::Mul ? std::min(kValuationOfZero, a + b) : std::min(a, b);
+      }
+      case Expr::Kind::Call: return e.op == Opcode::Const && e.args[0] ? of(*e.args[0], depth + 1) : 0;
+      case Expr::Kind::Name: {
+        if (auto known = bySlot_.find(e.slot); known != bySlot_.end()) return known->second;
+        const int v = ofName(e.slot, depth);
+        bySlot_.emplace(e.slot, v);
+        return v;
+      }
+      default: return 0;
     }
-    case Expr::Kind::Call:
-      return e.op == Opcode::Const && e.args[0] ? twoAdicValuation(*e.args[0], origins, depth + 1) : 0;
-    case Expr::Kind::Name: {
-      if (origins.definitions)
-        if (auto d = origins.definitions->find(e.slot); d != origins.definitions->end() && d->second)
-          return twoAdicValuation(*d->second, origins, depth + 1);
-      if (origins.inductionLoops)
-        if (auto l = origins.inductionLoops->find(e.slot); l != origins.inductionLoops->end() && l->second)
-          return std::min(twoAdicValuation(*l->second->start, origins, depth + 1),
-                          twoAdicValuation(*l->second->step, origins, depth + 1));
-      return 0;
-    }
-    default: return 0;
   }
-}
+
+ private:
+  int ofName(int slot, int depth) {
+    if (origins_.definitions)
+      if (auto d = origins_.definitions->find(slot); d != origins_.definitions->end() && d->second)
+        return of(*d->second, depth + 1);
+    if (origins_.inductionLoops)
+      if (auto l = origins_.inductionLoops->find(slot); l != origins_.inductionLoops->end() && l->second)
+        return std::min(of(*l->second->start, depth + 1), of(*l->second->step, depth + 1));
+    return 0;  // a parameter, a scalar carry, a branch result: any value
+  }
+
+  const ScalarOrigins& origins_;
+  std::map<int, int> bySlot_;
+};
 
 }  // namespace
 
 bool provablyMultipleOf(const Expr& e, int64_t m, const ScalarOrigins& origins) {
-  if (m <= 1) return true;
-  if (!std::has_single_bit(static_cast<uint64_t>(m))) return false;
-  return twoAdicValuation(e, origins, 0) >= std::countr_zero(static_cast<uint64_t>(m));
+  if (m <= 0 || !std::has_single_bit(static_cast<uint64_t>(m))) return false;
+  return TwoAdicValuation(origins).of(e) >= std::countr_zero(static_cast<uint64_t>(m));
 }
 
 }  // namespace ptodiff::lower

@@ -633,7 +633,7 @@ int KernelGenerator::stepFillLoop(int budget) {
   struct Level {
     bool rows = true;
     int64_t chunk = 1, trips = 1;
-    size_t form = 0;  // For: i * chunk, M - i * chunk, i of range(0, n * chunk, chunk); While: k * chunk
+    size_t form = 0;  // For: i * chunk, (n - 1) * chunk - i * chunk, i of range(0, n * chunk, chunk); While: k * chunk
     bool isWhile = false;
     std::string index;
   };

@@ -166,6 +166,53 @@ std::vector<Row> rows() {
                     "            r = pl.yield_(o1)\n"
                     "        return r\n",
                     "W16", "pl.Tensor[[64, 16], pl.FP32]"});
+  out.push_back(Row{"W16_induction_variable_with_an_unaligned_start",
+                    "a: pl.Tensor[[16, 64], pl.FP32], out: pl.Out[pl.Tensor[[64, 16], pl.FP32]]",
+                    "        x = pl.tile.load(a, [0, 0], [16, 64])\n"
+                    "        for c, (o,) in pl.range(4, 52, 8, init_values=(out,)):\n"
+                    "            s = pl.tile.slice(x, [16, 16], [0, c])\n"
+                    "            o1 = pl.tile.store(s, [0, 0], o)\n"
+                    "            r = pl.yield_(o1)\n"
+                    "        return r\n",
+                    "W16", "pl.Tensor[[64, 16], pl.FP32]"});
+  out.push_back(Row{"W16_induction_variable_with_a_runtime_start",
+                    "a: pl.Tensor[[16, 64], pl.FP32], t: pl.Scalar[pl.INDEX], out: pl.Out[pl.Tensor[[64, 16], pl.FP32]]",
+                    "        x = pl.tile.load(a, [0, 0], [16, 64])\n"
+                    "        for c, (o,) in pl.range(t, 48, 16, init_values=(out,)):\n"
+                    "            s = pl.tile.slice(x, [16, 16], [0, c])\n"
+                    "            o1 = pl.tile.store(s, [0, 0], o)\n"
+                    "            r = pl.yield_(o1)\n"
+                    "        return r\n",
+                    "W16", "pl.Tensor[[64, 16], pl.FP32]"});
+  out.push_back(Row{"W16_scaled_while_counter_proven_aligned",
+                    "a: pl.Tensor[[16, 64], pl.FP32], out: pl.Out[pl.Tensor[[64, 16], pl.FP32]]",
+                    "        x = pl.tile.load(a, [0, 0], [16, 64])\n"
+                    "        for (o, k) in pl.while_(init_values=(out, 0)):\n"
+                    "            pl.cond(k < 3)\n"
+                    "            s = pl.tile.slice(x, [16, 16], [0, k * 8])\n"
+                    "            o1 = pl.tile.store(s, [k * 16, 0], o)\n"
+                    "            r, k1 = pl.yield_(o1, k + 1)\n"
+                    "        return r\n",
+                    "", "pl.Tensor[[64, 16], pl.FP32]"});
+  out.push_back(Row{"W16_while_counter_unproven",
+                    "a: pl.Tensor[[16, 64], pl.FP32], out: pl.Out[pl.Tensor[[64, 16], pl.FP32]]",
+                    "        x = pl.tile.load(a, [0, 0], [16, 64])\n"
+                    "        for (o, k) in pl.while_(init_values=(out, 0)):\n"
+                    "            pl.cond(k < 3)\n"
+                    "            s = pl.tile.slice(x, [16, 16], [0, k * 4])\n"
+                    "            o1 = pl.tile.store(s, [k * 16, 0], o)\n"
+                    "            r, k1 = pl.yield_(o1, k + 1)\n"
+                    "        return r\n",
+                    "W16", "pl.Tensor[[64, 16], pl.FP32]"});
+  out.push_back(Row{"W16_aligned_induction_variable_minus_an_unaligned_literal",
+                    "a: pl.Tensor[[16, 64], pl.FP32], out: pl.Out[pl.Tensor[[64, 16], pl.FP32]]",
+                    "        x = pl.tile.load(a, [0, 0], [16, 64])\n"
+                    "        for c, (o,) in pl.range(8, 48, 16, init_values=(out,)):\n"
+                    "            s = pl.tile.slice(x, [16, 16], [0, c - 4])\n"
+                    "            o1 = pl.tile.store(s, [0, 0], o)\n"
+                    "            r = pl.yield_(o1)\n"
+                    "        return r\n",
+                    "W16", "pl.Tensor[[64, 16], pl.FP32]"});
   out.push_back(Row{"W16_unprovable_column_offset",
                     "a: pl.Tensor[[16, 64], pl.FP32], c: pl.Scalar[pl.INDEX], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]",
                     "        x = pl.tile.load(a, [0, 0], [16, 64])\n"
@@ -417,7 +464,8 @@ TEST_P(SelectedKernel, LowersUnderEveryPlanner) {
   for (Planner planner : {Planner::PYPTO, Planner::DSA_RP, Planner::PTOAS}) {
     std::string failure;
     try {
-      lowerUpTo(p, contextFor(planner), "");
+      const Program lowered = lowerUpTo(p, contextFor(planner), "");
+      EXPECT_EQ(lowered.findFunction("kernel")->stage, FunctionStage::Buffer) << plannerName(planner);
     } catch (const DiagnosticError& e) {
       failure = e.what();
     }

@@ -50,6 +50,7 @@ struct Coverage {
   int carrySetters = 0;              // programs with a set_validshape of a loop carry
   int fillLoops = 0;                 // programs filling a `create` in a loop at windows of its index
   int loadedFillLoops = 0;           // ... whose chunks are loaded from GM in the loop
+  int columnFillLoops = 0;           // ... at a column offset reading a loop index
   int nestedFillLoops = 0;           // ... tiled in two nested loops
   int whileFillLoops = 0;            // ... by a While
   int scalarBeforeTileCarry = 0;     // programs with a region whose scalar slot precedes a tile slot
@@ -186,10 +187,11 @@ bool reads(const Expr& e, const std::string& n) {
 /// The fill loops of verified `p`: loops carrying a `tile.create` (or, nested, the carry of a loop
 /// carrying one) whose body assembles into the carry at an offset reading a loop index (an
 /// induction variable or a While carry); `loaded` when a chunk is a GM load (or abs of one) of
-/// the body, `nested` when the assemble reads the indices of two loops, `whileLoop` when one of
+/// the body, `columns` when the column offset reads a loop index (W16 proves its alignment from
+/// the loop), `nested` when the assemble reads the indices of two loops, `whileLoop` when one of
 /// them is a While.
 struct FillLoops {
-  bool any = false, loaded = false, nested = false, whileLoop = false;
+  bool any = false, loaded = false, columns = false, nested = false, whileLoop = false;
 };
 FillLoops fillLoops(const Program& p) {
   FillLoops found;
@@ -229,14 +231,17 @@ FillLoops fillLoops(const Program& p) {
         if (v.op != Opcode::TileAssemble || v.args[0]->kind != Expr::Kind::Name || !carriers.count(v.args[0]->name))
           return;
         int indices = 0;
-        bool viaWhile = false;
+        bool viaWhile = false, column = false;
+        const Expr& offsets = *v.args[2];
         for (const auto& [index, isWhile] : indexOfWhile)
-          if (reads(*v.args[2], index)) {
+          if (reads(offsets, index)) {
             ++indices;
             viaWhile = viaWhile || isWhile;
+            column = column || (offsets.args.size() == 2 && reads(*offsets.args[1], index));
           }
         if (indices == 0) return;
         found.any = true;
+        found.columns = found.columns || column;
         found.nested = found.nested || indices >= 2;
         found.whileLoop = found.whileLoop || viaWhile;
         auto defOf = [&](const Expr& e) -> const Expr* {
@@ -563,6 +568,7 @@ const Coverage& coverage() {
       const FillLoops fill = fillLoops(p);
       cov.fillLoops += fill.any;
       cov.loadedFillLoops += fill.loaded;
+      cov.columnFillLoops += fill.columns;
       cov.nestedFillLoops += fill.nested;
       cov.whileFillLoops += fill.whileLoop;
       const ScalarSlots slots = scalarSlots(p);
@@ -722,10 +728,11 @@ TEST(GeneratorCoverage, CreatedTilesAreFilledInLoopsAtRuntimeWindows) {
   // path must keep the earlier trips' chunks in the one storage the loops carry.
   const Coverage& c = coverage();
   std::printf("[ W4 ] a create filled in a loop at windows of its index: %d (chunks loaded in the loop: %d, "
-              "tiled by two nested loops: %d, by a While: %d) of 2000 programs\n",
-              c.fillLoops, c.loadedFillLoops, c.nestedFillLoops, c.whileFillLoops);
+              "at column offsets: %d, tiled by two nested loops: %d, by a While: %d) of 2000 programs\n",
+              c.fillLoops, c.loadedFillLoops, c.columnFillLoops, c.nestedFillLoops, c.whileFillLoops);
   EXPECT_GE(c.fillLoops, 50);
   EXPECT_GE(c.loadedFillLoops, 20);
+  EXPECT_GE(c.columnFillLoops, 20);
   EXPECT_GE(c.nestedFillLoops, 10);
   EXPECT_GE(c.whileFillLoops, 10);
 }

@@ -68,7 +68,14 @@ RC_GTEST_PROP(ProgramGen, GenerateCaseIsAPureFunctionOfSeedSizeAndConfig, (uint6
   RC_ASSERT(a.inContract == b.inContract);
   RC_ASSERT(a.sibling.has_value() == b.sibling.has_value());
   if (a.sibling) {
+    RC_ASSERT(a.sibling->function == b.sibling->function);
     RC_ASSERT(a.sibling->scalarSets == b.sibling->scalarSets);
+    auto names = [](const std::map<std::string, TensorInit>& inits) {
+      std::vector<std::string> out;
+      for (const auto& [name, init] : inits) out.push_back(name + ":" + std::to_string(init.low) + "," + std::to_string(init.high));
+      return out;
+    };
+    RC_ASSERT(names(a.sibling->tensorInits) == names(b.sibling->tensorInits));
     RC_ASSERT(a.sibling->blockNum == b.sibling->blockNum);
     RC_ASSERT(a.sibling->inputSeed == b.sibling->inputSeed);
     RC_ASSERT(a.sibling->inContract == b.sibling->inContract);
