@@ -72,6 +72,12 @@ std::string opAt(const Function& f, SourceLoc loc) {
   return call ? std::string(opInfo(call->op).spelling) : std::string();
 }
 
+std::string opAt(const Program& p, SourceLoc loc) {
+  for (const Function& f : p.functions)
+    if (std::string op = opAt(f, loc); !op.empty()) return op;
+  return {};
+}
+
 std::string located(const Diagnostic& d) {
   if (!d.loc.known()) return d.message;
   return std::to_string(d.loc.line) + ":" + std::to_string(d.loc.col) + ": " + d.message;
@@ -251,7 +257,7 @@ struct CompileFailure {
 
 struct LoweringCache::Entry {
   const Program* program = nullptr;
-  const Function* kernel = nullptr;
+  bool checkLoweringLaws = false;  // verify-each and the idempotence check ran
   Planner planner = Planner::PYPTO;
   const Target* target = nullptr;
   bool enableBufferIR = true;
@@ -265,7 +271,7 @@ struct LoweringCache::Entry {
 /// for all planners.
 struct LoweringCache::Head {
   const Program* program = nullptr;
-  const Function* kernel = nullptr;
+  bool checkLoweringLaws = false;
   const Target* target = nullptr;
   bool enableBufferIR = true;
   FaultSwitch faults;
@@ -536,7 +542,7 @@ std::optional<CompileFailure> CaseRunner::runPasses(Program& current, size_t fir
       failure.failingAt = name;
       Diagnostic d = e.diagnostic();
       if (d.file.empty()) d.file = fileOf(program);
-      failure.op = opAt(*in_.kernel, d.loc);
+      failure.op = opAt(program, d.loc);  // the pass may reject any kernel of the program
       failure.diagnostic = d;
       failure.detail = located(d);
     } catch (const std::exception& e) {
@@ -553,18 +559,17 @@ std::optional<CompileFailure> CaseRunner::runPasses(Program& current, size_t fir
 
 std::shared_ptr<LoweringCache::Head> CaseRunner::lowerHead() {
   const Program& program = *in_.program;
-  const Function& kernel = *in_.kernel;
   if (o_.lowerings) {
     std::vector<std::shared_ptr<LoweringCache::Head>>& heads = o_.lowerings->heads;
     std::erase_if(heads, [](const std::shared_ptr<LoweringCache::Head>& h) { return h->taken; });
     for (const std::shared_ptr<LoweringCache::Head>& h : heads)
-      if (h->program == &program && h->kernel == &kernel && h->target == o_.target &&
+      if (h->program == &program && h->checkLoweringLaws == o_.checkLoweringLaws && h->target == o_.target &&
           h->enableBufferIR == o_.enableBufferIR && h->faults.active == o_.faults.active)
         return h;
   }
   auto head = std::make_shared<LoweringCache::Head>();
   head->program = &program;
-  head->kernel = &kernel;
+  head->checkLoweringLaws = o_.checkLoweringLaws;
   head->target = o_.target;
   head->enableBufferIR = o_.enableBufferIR;
   head->faults = o_.faults;
@@ -581,16 +586,15 @@ std::shared_ptr<LoweringCache::Head> CaseRunner::lowerHead() {
 
 std::shared_ptr<const LoweringCache::Entry> CaseRunner::lower(Planner planner) {
   const Program& program = *in_.program;
-  const Function& kernel = *in_.kernel;
   if (o_.lowerings)
     for (const std::shared_ptr<const LoweringCache::Entry>& e : o_.lowerings->entries)
-      if (e->program == &program && e->kernel == &kernel && e->planner == planner && e->target == o_.target &&
-          e->enableBufferIR == o_.enableBufferIR && e->faults.active == o_.faults.active)
+      if (e->program == &program && e->checkLoweringLaws == o_.checkLoweringLaws && e->planner == planner &&
+          e->target == o_.target && e->enableBufferIR == o_.enableBufferIR && e->faults.active == o_.faults.active)
         return e;
   const std::shared_ptr<LoweringCache::Head> head = lowerHead();
   auto entry = std::make_shared<LoweringCache::Entry>();
   entry->program = &program;
-  entry->kernel = &kernel;
+  entry->checkLoweringLaws = o_.checkLoweringLaws;
   entry->planner = planner;
   entry->target = o_.target;
   entry->enableBufferIR = o_.enableBufferIR;

@@ -486,6 +486,57 @@ TEST(DifferentialLoweringCache, CachedCompileErrorGivesTheSameRows) {
   EXPECT_EQ(rowOf(r, "PTOAS", "buffer").detail, "not run: the lowering failed before the planned Tile program");
 }
 
+/// kMaxTile's kernel and, after it, `kernel_b` with `bBody` over the same parameters.
+std::string twoKernels(const std::string& bBody) {
+  return kMaxTile + "\n    @pl.function(type=pl.FunctionType.InCore)\n    def kernel_b(self, " + kTileSignature + ":\n" +
+         bBody;
+}
+
+// The lowering converts every kernel of a program (C9), so the kernels of a two-kernel case share
+// one lowering per planner: running the second kernel compiles nothing, and gives the rows an
+// uncached run gives.
+TEST(DifferentialLoweringCache, KernelsOfOneProgramShareItsLowerings) {
+  const Program p = compileProgram(twoKernels("        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+                                              "        y = pl.tile.load(b, [0, 0], [16, 32])\n"
+                                              "        m = pl.tile.minimum(x, y)\n"
+                                              "        r = pl.tile.store(m, [0, 0], out)\n"
+                                              "        return r\n"));
+  LoweringCache cache;
+  std::map<std::string, double> second;
+  DifferentialOptions cached = options();
+  cached.lowerings = &cache;
+  (void)runDifferential({&p, p.findFunction("kernel")}, maxMinArgs(), cached);
+  EXPECT_EQ(cache.entries.size(), 3u);
+  cached.phaseSeconds = &second;
+  const DifferentialReport b = runDifferential({&p, p.findFunction("kernel_b")}, maxMinArgs(), cached);
+  EXPECT_EQ(cache.entries.size(), 3u);
+  EXPECT_FALSE(second.count("compile")) << "kernel_b's run compiled the program again";
+  const DifferentialReport fresh = runDifferential({&p, p.findFunction("kernel_b")}, maxMinArgs(), options());
+  EXPECT_EQ(b.overall(), VerdictKind::Pass);
+  ASSERT_EQ(b.verdicts.size(), fresh.verdicts.size());
+  for (size_t i = 0; i < fresh.verdicts.size(); ++i) {
+    EXPECT_EQ(b.verdicts[i].signature(), fresh.verdicts[i].signature());
+    EXPECT_EQ(b.verdicts[i].detail, fresh.verdicts[i].detail);
+  }
+  // Checking the lowering laws (verify-each, idempotence) is another lowering.
+  cached.checkLoweringLaws = !cached.checkLoweringLaws;
+  (void)runDifferential({&p, p.findFunction("kernel_b")}, maxMinArgs(), cached);
+  EXPECT_EQ(cache.entries.size(), 6u);
+}
+
+// A pass rejecting the other kernel fails this kernel's lowering too, and the signature names the
+// op it rejected there.
+TEST(DifferentialLoweringCache, ACompileErrorInTheOtherKernelNamesItsOp) {
+  const Program p = compileProgram(twoKernels("        x = pl.tile.load(a, [0, 0], [16, 32])\n"
+                                              "        s = pl.tile.slice(x, [16, 8], [0, 4])\n"
+                                              "        r = pl.tile.store(s, [0, 0], out)\n"
+                                              "        return r\n"));
+  const DifferentialReport r = runDifferential({&p, p.findFunction("kernel")}, maxMinArgs(), options());
+  const StageVerdict& pypto = rowOf(r, "PYPTO", "planned");
+  EXPECT_EQ(pypto.kind, VerdictKind::CompileError) << pypto.detail;
+  EXPECT_EQ(pypto.signature(), "compile-error/-/VerifyTileStorage/tile.slice/PYPTO") << pypto.detail;
+}
+
 // spec/fuzz.md property 1: the generator's contract verdict against the lowering's selection.
 TEST(DifferentialProperties, SelectedKernelExpectedOnTileIsACompileErrorAtSelection) {
   const Program p = compileProgram(kMaxTile);
