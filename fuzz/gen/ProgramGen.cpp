@@ -45,12 +45,12 @@ namespace {
 /// picks alone, and it shrinks toward no second kernel.
 GeneratedCase generateKernels(const GenConfig& config, FeatureSet features, int size) {
   GeneratedCase out = detail::KernelGenerator(config, features, size).generate();
-  if (config.secondKernelEvery <= 0 || *rc::gen::inRange(0, config.secondKernelEvery) != config.secondKernelEvery - 1)
+  if (config.secondKernelEvery <= 0 || detail::Choices().below(config.secondKernelEvery) != config.secondKernelEvery - 1)
     return out;
   GeneratedCase second = detail::KernelGenerator(config, features, size / 2, "kernel_b").generate();
   out.program.functions.push_back(std::move(second.program.functions.front()));
-  out.sibling = GeneratedCase::Sibling{"kernel_b",           std::move(second.scalarSets),   second.inputSeed,
-                                       std::move(second.tensorInits), second.blockNum, second.inContract};
+  out.sibling = GeneratedCase::Sibling{"kernel_b", std::move(second.scalarSets), std::move(second.tensorInits),
+                                       second.blockNum, second.inContract};
   return out;
 }
 
@@ -139,7 +139,7 @@ std::vector<CaseSpec> caseSpecsOf(const GeneratedCase& c) {
   std::vector<CaseSpec> specs;
   appendSpecs(specs, "kernel", c.scalarSets, c.inputSeed, c.tensorInits, c.blockNum, c.inContract);
   if (c.sibling)
-    appendSpecs(specs, c.sibling->function, c.sibling->scalarSets, c.sibling->inputSeed, c.sibling->tensorInits,
+    appendSpecs(specs, c.sibling->function, c.sibling->scalarSets, c.inputSeed, c.sibling->tensorInits,
                 c.sibling->blockNum, c.sibling->inContract);
   return specs;
 }
@@ -167,7 +167,7 @@ void showValue(const GeneratedCase& c, std::ostream& os) {
   showScalarSets(c.scalarSets, os);
   if (c.sibling) {
     os << "second kernel " << c.sibling->function << (c.sibling->inContract ? "" : " (out of contract)")
-       << ", block_num: " << c.sibling->blockNum << ", input seed: " << c.sibling->inputSeed << "\n";
+       << ", block_num: " << c.sibling->blockNum << "\n";
     showScalarSets(c.sibling->scalarSets, os);
   }
   os << printProgram(c.program);

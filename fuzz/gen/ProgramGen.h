@@ -87,12 +87,12 @@ struct GeneratedCase {
   bool inContract = true;
 
   /// A second kernel of `program`, generated like the first with the same features: compiled with
-  /// it and run on scalar sets of its own after the first kernel's (caseSpecsOf). The fields above
-  /// describe `kernel`; these, the second kernel.
+  /// it and run on scalar sets of its own after the first kernel's (caseSpecsOf), with the case's
+  /// input seed (so every run of the case samples the lowering laws alike and the runs share one
+  /// lowering per planner). The fields above describe `kernel`; these, the second kernel.
   struct Sibling {
     std::string function;
     std::vector<std::map<std::string, ScalarValue>> scalarSets;
-    uint64_t inputSeed = 0;
     std::map<std::string, TensorInit> tensorInits;
     int64_t blockNum = 1;
     bool inContract = true;

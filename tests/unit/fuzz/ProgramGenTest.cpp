@@ -77,7 +77,6 @@ RC_GTEST_PROP(ProgramGen, GenerateCaseIsAPureFunctionOfSeedSizeAndConfig, (uint6
     };
     RC_ASSERT(names(a.sibling->tensorInits) == names(b.sibling->tensorInits));
     RC_ASSERT(a.sibling->blockNum == b.sibling->blockNum);
-    RC_ASSERT(a.sibling->inputSeed == b.sibling->inputSeed);
     RC_ASSERT(a.sibling->inContract == b.sibling->inContract);
   }
 }
@@ -183,7 +182,7 @@ TEST(ProgramGen, SomeCasesHoldASecondKernelRunOnItsOwnScalarSets) {
   // on scalar sets of its own (caseSpecsOf), each run naming its function.
   int twoKernels = 0;
   for (uint64_t seed = 0; seed < 400; ++seed) {
-    const GeneratedCase c = generateCase(caseSeed(5, seed), 100);
+    const GeneratedCase c = generateCase(caseSeed(5, seed), static_cast<int>(seed % 100) + 1);  // a campaign's sizes
     const std::vector<CaseSpec> specs = caseSpecsOf(c);
     ASSERT_EQ(c.program.functions.size(), c.sibling ? 2u : 1u) << "seed " << seed;
     ASSERT_EQ(specs.size(), c.scalarSets.size() + (c.sibling ? c.sibling->scalarSets.size() : 0)) << "seed " << seed;
