@@ -40,14 +40,19 @@ rc::Gen<FeatureSet> genFeatureSet(const GenConfig& config) {
 
 namespace {
 
-/// `kernel`, then with one chance in config.secondKernelEvery a second kernel of half the size.
+/// `kernel`, then with one chance in config.secondKernelEvery a second kernel of a third of the size
+/// with one scalar set.
 /// Call inside rc::gen::exec. The draw comes after the first kernel, so it leaves that kernel's
 /// picks alone, and it shrinks toward no second kernel.
 GeneratedCase generateKernels(const GenConfig& config, FeatureSet features, int size) {
   GeneratedCase out = detail::KernelGenerator(config, features, size).generate();
   if (config.secondKernelEvery <= 0 || detail::Choices().below(config.secondKernelEvery) != config.secondKernelEvery - 1)
     return out;
-  GeneratedCase second = detail::KernelGenerator(config, features, size / 2, "kernel_b").generate();
+  // One scalar set: the first kernel already varies the runtime paths, the second adds the program
+  // shape (a case of two kernels costs little more than one).
+  GenConfig secondConfig = config;
+  secondConfig.scalarSets = 1;
+  GeneratedCase second = detail::KernelGenerator(secondConfig, features, size / 3, "kernel_b").generate();
   out.program.functions.push_back(std::move(second.program.functions.front()));
   out.sibling = GeneratedCase::Sibling{"kernel_b", std::move(second.scalarSets), std::move(second.tensorInits),
                                        second.blockNum, second.inContract};
