@@ -255,13 +255,24 @@ struct CompileFailure {
   std::optional<Diagnostic> diagnostic;
 };
 
-struct LoweringCache::Entry {
+namespace {
+
+/// What a lowering depends on besides its planner: the Head and every Entry of a LoweringCache are
+/// looked up by it.
+struct LoweringKey {
   const Program* program = nullptr;
   bool checkLoweringLaws = false;  // verify-each and the idempotence check ran
-  Planner planner = Planner::PYPTO;
   const Target* target = nullptr;
   bool enableBufferIR = true;
-  FaultSwitch faults;
+  std::optional<Fault> fault;
+  bool operator==(const LoweringKey&) const = default;
+};
+
+}  // namespace
+
+struct LoweringCache::Entry {
+  LoweringKey key;
+  Planner planner = Planner::PYPTO;
   std::optional<CompileFailure> failure;   // the first pass that failed, if one did
   std::shared_ptr<const Program> planned;  // after kPlannedStopPass, when the pipeline reached it
   std::shared_ptr<const Program> lowered;  // the whole pipeline's result, when no pass failed
@@ -270,11 +281,7 @@ struct LoweringCache::Entry {
 /// The planner-independent head of the pipeline (kPlannerIndependentPasses), run once per program
 /// for all planners.
 struct LoweringCache::Head {
-  const Program* program = nullptr;
-  bool checkLoweringLaws = false;
-  const Target* target = nullptr;
-  bool enableBufferIR = true;
-  FaultSwitch faults;
+  LoweringKey key;
   std::optional<CompileFailure> failure;  // the first pass of the head that failed, if one did
   /// After the head, when no pass of it failed. The last planner of the options lowers this
   /// program itself rather than a copy (`taken`): a later lowering from the head makes it again.
@@ -358,6 +365,9 @@ class CaseRunner {
     c.enableBufferIR = o_.enableBufferIR;
     c.verifyEach = o_.checkLoweringLaws;
     return c;
+  }
+  LoweringKey loweringKey() const {
+    return {in_.program, o_.checkLoweringLaws, o_.target, o_.enableBufferIR, o_.faults.active};
   }
   /// The planner-independent head of the lowering: from o_.lowerings when it holds it, else run.
   std::shared_ptr<LoweringCache::Head> lowerHead();
@@ -559,20 +569,15 @@ std::optional<CompileFailure> CaseRunner::runPasses(Program& current, size_t fir
 
 std::shared_ptr<LoweringCache::Head> CaseRunner::lowerHead() {
   const Program& program = *in_.program;
+  const LoweringKey key = loweringKey();
   if (o_.lowerings) {
     std::vector<std::shared_ptr<LoweringCache::Head>>& heads = o_.lowerings->heads;
     std::erase_if(heads, [](const std::shared_ptr<LoweringCache::Head>& h) { return h->taken; });
     for (const std::shared_ptr<LoweringCache::Head>& h : heads)
-      if (h->program == &program && h->checkLoweringLaws == o_.checkLoweringLaws && h->target == o_.target &&
-          h->enableBufferIR == o_.enableBufferIR && h->faults.active == o_.faults.active)
-        return h;
+      if (h->key == key) return h;
   }
   auto head = std::make_shared<LoweringCache::Head>();
-  head->program = &program;
-  head->checkLoweringLaws = o_.checkLoweringLaws;
-  head->target = o_.target;
-  head->enableBufferIR = o_.enableBufferIR;
-  head->faults = o_.faults;
+  head->key = key;
   const PassContext context = passContext(Planner::PYPTO);  // the planner: read by no pass of the head
 
   PhaseTimer timer(o_.phaseSeconds, "compile");
@@ -585,20 +590,14 @@ std::shared_ptr<LoweringCache::Head> CaseRunner::lowerHead() {
 }
 
 std::shared_ptr<const LoweringCache::Entry> CaseRunner::lower(Planner planner) {
-  const Program& program = *in_.program;
+  const LoweringKey key = loweringKey();
   if (o_.lowerings)
     for (const std::shared_ptr<const LoweringCache::Entry>& e : o_.lowerings->entries)
-      if (e->program == &program && e->checkLoweringLaws == o_.checkLoweringLaws && e->planner == planner &&
-          e->target == o_.target && e->enableBufferIR == o_.enableBufferIR && e->faults.active == o_.faults.active)
-        return e;
+      if (e->key == key && e->planner == planner) return e;
   const std::shared_ptr<LoweringCache::Head> head = lowerHead();
   auto entry = std::make_shared<LoweringCache::Entry>();
-  entry->program = &program;
-  entry->checkLoweringLaws = o_.checkLoweringLaws;
+  entry->key = key;
   entry->planner = planner;
-  entry->target = o_.target;
-  entry->enableBufferIR = o_.enableBufferIR;
-  entry->faults = o_.faults;
   entry->failure = head->failure;
   if (!entry->failure) {
     const PassContext context = passContext(planner);

@@ -93,7 +93,8 @@ struct StageVerdict {
 /// whichever kernel of the program each runs): the lowering converts every kernel of the program
 /// and depends on the program, planner, target, enable_buffer_ir, the injected fault and whether
 /// the lowering laws are checked, never on the case's inputs, so each is compiled (and verified
-/// after every pass) once and its planned and Buffer programs are rerun. Entries are oracle/Differential.cpp's; an empty cache is valid.
+/// after every pass) once and its planned and Buffer programs are rerun. Entries are
+/// oracle/Differential.cpp's; an empty cache is valid.
 /// The programs the entries name must outlive the cache's use.
 struct LoweringCache {
   struct Entry;
