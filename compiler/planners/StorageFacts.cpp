@@ -349,16 +349,6 @@ int StorageFacts::innermostLoop(int point) const {
   return best;
 }
 
-const Expr* StorageFacts::scalarDefinition(int slot) const {
-  auto it = scalarDefs_.find(slot);
-  return it == scalarDefs_.end() ? nullptr : it->second;
-}
-
-const ForStmt* StorageFacts::inductionLoop(int slot) const {
-  auto it = inductionVars_.find(slot);
-  return it == inductionVars_.end() ? nullptr : it->second;
-}
-
 const std::vector<const Param*>& StorageFacts::tensorParams(int slot) const {
   static const std::vector<const Param*> kNone;
   auto it = tensorParams_.find(slot);

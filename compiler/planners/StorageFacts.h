@@ -116,11 +116,8 @@ class StorageFacts {
   /// Whether `point` lies inside a loop or an If arm (user control flow).
   bool insideControlFlow(int point) const;
 
-  /// Scalar SSA facts for alignment proofs: the defining expression of a scalar Assign, and the For
-  /// statement of an induction variable.
-  const Expr* scalarDefinition(int slot) const;
-  const ForStmt* inductionLoop(int slot) const;
-  /// Every scalar's defining expression and every induction variable's loop, by frame slot.
+  /// Scalar SSA facts for alignment proofs (lower::ScalarOrigins), by frame slot: the defining
+  /// expression of each scalar Assign, and the For statement of each induction variable.
   const std::map<int, const Expr*>& scalarDefinitions() const { return scalarDefs_; }
   const std::map<int, const ForStmt*>& inductionLoops() const { return inductionVars_; }
   /// Tensor slots (parameters, store results, carries) -> the parameters they may refer to.

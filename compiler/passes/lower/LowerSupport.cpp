@@ -2,7 +2,6 @@
 
 #include <bit>
 #include <limits>
-#include <numeric>
 
 #include "compiler/text/Printer.h"
 
