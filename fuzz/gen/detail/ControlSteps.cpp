@@ -662,10 +662,19 @@ int KernelGenerator::stepFillLoop(int budget) {
       default: return {mul(name(l.index), intLit(l.chunk)), 0, last};
     }
   };
-  auto offsetOn = [&](bool rows) {
+  auto levelOn = [&](bool rows) -> const Level* {
     for (const Level& l : levels)
-      if (l.rows == rows) return window(l);
-    return IndexExpr{intLit(0), 0, 0};
+      if (l.rows == rows) return &l;
+    return nullptr;
+  };
+  // The window offset and chunk extent on an axis: its loop's, else the whole axis from 0.
+  auto offsetOn = [&](bool rows) {
+    const Level* l = levelOn(rows);
+    return l ? window(*l) : IndexExpr{intLit(0), 0, 0};
+  };
+  auto chunkOn = [&](bool rows) {
+    const Level* l = levelOn(rows);
+    return l ? l->chunk : rows ? R : C;
   };
 
   TileVal created = emitCreate(R, C, dt);
@@ -713,13 +722,7 @@ int KernelGenerator::stepFillLoop(int budget) {
     } else {
       if (choose_.chance(40))
         used = genBlock(static_cast<int>(choose_.between(1, std::max<int64_t>(1, std::min(budget - 1, 3)))));
-      const Level* rowLevel = nullptr;
-      for (const Level& x : levels)
-        if (x.rows) rowLevel = &x;
-      const int64_t rows = rowLevel ? rowLevel->chunk : R;
-      int64_t cols = C;
-      for (const Level& x : levels)
-        if (!x.rows) cols = x.chunk;
+      const int64_t rows = chunkOn(true), cols = chunkOn(false);
       TileVal piece;
       if (donor) {
         piece = emitSlice(*donor, rows, cols, offsetOn(true), offsetOn(false), std::nullopt);
